@@ -1,0 +1,113 @@
+// The CUDA runtime as the emulator provides it: the runtime API, the device-side built-ins and
+// intrinsics, and the C++ conveniences of NVIDIA's cuda_runtime.h.
+#pragma once
+#ifndef __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_H__
+
+#include "cuemu/host_defines.h"
+
+#include <cmath>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "builtin_types.h"
+#include "cuda_runtime_api.h"
+#include "device_launch_parameters.h"
+#include "vector_functions.h"
+#include "cuemu/atomic_functions.h"
+#include "cuemu/device_functions.h"
+#include "cuemu/launch.h"
+#include "cuemu/sync_functions.h"
+
+#ifdef __cplusplus
+
+// cudaLaunchKernel with the kernel itself (not cast to void*): its parameter types are known.
+template <class... P>
+inline cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 gridDim, dim3 blockDim, void** args,
+                                    size_t sharedMem = 0, cudaStream_t stream = 0,
+                                    const char* __cuemu_file = __builtin_FILE(),
+                                    int __cuemu_line = __builtin_LINE()) {
+  if (!func) return cudaLaunchKernel(static_cast<const void*>(nullptr), gridDim, blockDim, args,
+                                     sharedMem, stream);
+  ::cuemu::detail::push_call_configuration(gridDim, blockDim, sharedMem, stream, __cuemu_file,
+                                           __cuemu_line);
+  ::cuemu::detail::call_stub_with_args(func, args, std::index_sequence_for<P...>{});
+  return ::cuemu::detail::last_launch_result();
+}
+
+// cudaLaunchKernelEx with typed arguments (C++ form). Launch attributes are accepted; those
+// that only change scheduling on a GPU (programmatic dependent launch, priorities) have no
+// effect here.
+template <class... ExpTypes, class... ActTypes>
+inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config,
+                                      void (*kernel)(ExpTypes...), ActTypes&&... args) {
+  if (!config) return cudaErrorInvalidValue;
+  ::cuemu::detail::push_call_configuration(config->gridDim, config->blockDim,
+                                           config->dynamicSmemBytes, config->stream);
+  kernel(std::forward<ActTypes>(args)...);
+  return ::cuemu::detail::last_launch_result();
+}
+
+template <class T>
+inline cudaError_t cudaFuncSetAttribute(T* entry, cudaFuncAttribute attr, int value) {
+  return cudaFuncSetAttribute(reinterpret_cast<const void*>(entry), attr, value);
+}
+
+template <class T>
+inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, T* entry) {
+  return cudaFuncGetAttributes(attr, reinterpret_cast<const void*>(entry));
+}
+
+template <class T>
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, T func,
+                                                                 int blockSize,
+                                                                 size_t dynamicSMemSize) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      numBlocks, reinterpret_cast<const void*>(func), blockSize, dynamicSMemSize);
+}
+
+// The block size with the highest occupancy (CUDA's algorithm: try every multiple of the warp
+// size, keep the first best).
+template <class UnaryFunction, class T>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(
+    int* minGridSize, int* blockSize, T func, UnaryFunction blockSizeToDynamicSMemSize,
+    int blockSizeLimit = 0) {
+  if (!minGridSize || !blockSize) return cudaErrorInvalidValue;
+  cudaDeviceProp prop;
+  int device = 0;
+  cudaGetDevice(&device);
+  cudaGetDeviceProperties(&prop, device);
+  int limit = blockSizeLimit > 0 && blockSizeLimit < prop.maxThreadsPerBlock
+                  ? blockSizeLimit
+                  : prop.maxThreadsPerBlock;
+  int best_blocks = 0, best_size = 0, best_occupancy = 0;
+  for (int size = (limit + 31) / 32 * 32; size > 0; size -= 32) {
+    const int s = size > limit ? limit : size;
+    int blocks = 0;
+    cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks, func, s, static_cast<size_t>(blockSizeToDynamicSMemSize(s)));
+    if (e != cudaSuccess) return e;
+    if (blocks * s > best_occupancy) {
+      best_occupancy = blocks * s;
+      best_blocks = blocks;
+      best_size = s;
+    }
+  }
+  *blockSize = best_size;
+  *minGridSize = best_blocks * prop.multiProcessorCount;
+  return cudaSuccess;
+}
+
+template <class T>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, T func,
+                                                      size_t dynamicSMemSize = 0,
+                                                      int blockSizeLimit = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeVariableSMem(
+      minGridSize, blockSize, func, [dynamicSMemSize](int) { return dynamicSMemSize; },
+      blockSizeLimit);
+}
+
+#endif  // __cplusplus
+#endif  // __CUDA_RUNTIME_H__

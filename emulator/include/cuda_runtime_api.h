@@ -1,0 +1,296 @@
+// The CUDA runtime API (C functions) as emulated by cuemu, with CUDA 13.0's signatures and
+// default arguments.
+//
+// Emulation notes (the differences a program can observe):
+//  - There is exactly one device, ordinal 0.
+//  - Launches, copies, memsets and host callbacks run to completion, in issue order, inside the
+//    call that enqueues them, whatever the stream. So every stream is always idle: cudaStreamQuery
+//    and cudaEventQuery return cudaSuccess, and the *Async calls behave like their synchronous
+//    forms (they still validate their stream argument).
+//  - __device__, __constant__ and __managed__ variables are ordinary host globals, so a "symbol"
+//    is the variable itself: cudaMemcpyToSymbol(sym, ...) copies into the host object `sym`.
+//  - Stream capture and graphs are not emulated (cudaStreamIsCapturing reports "not capturing").
+#pragma once
+#ifndef __CUDA_RUNTIME_API_H__
+#define __CUDA_RUNTIME_API_H__
+
+#include <cuemu/host_defines.h>
+#include <builtin_types.h>
+#include <driver_types.h>
+#include <vector_types.h>
+#include <cuda_device_runtime_api.h>
+
+#include <stddef.h>
+
+#define CUDART_VERSION 13000
+#define __CUDART_API_VERSION CUDART_VERSION
+
+#if defined(__cplusplus)
+#define __CUEMU_DV(v) = v
+#else
+#define __CUEMU_DV(v)
+#endif
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/* --- device management --- */
+cudaError_t cudaDeviceReset(void);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t* pValue, enum cudaLimit limit);
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache* pCacheConfig);
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig* pConfig);
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
+cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority);
+cudaError_t cudaDeviceGetByPCIBusId(int* device, const char* pciBusId);
+cudaError_t cudaDeviceGetPCIBusId(char* pciBusId, int len, int device);
+cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevice);
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
+cudaError_t cudaGetDeviceCount(int* count);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp* prop, int device);
+cudaError_t cudaDeviceGetAttribute(int* value, enum cudaDeviceAttr attr, int device);
+cudaError_t cudaChooseDevice(int* device, const struct cudaDeviceProp* prop);
+cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDevice(int* device);
+cudaError_t cudaSetValidDevices(int* device_arr, int len);
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaGetDeviceFlags(unsigned int* flags);
+cudaError_t cudaDriverGetVersion(int* driverVersion);
+cudaError_t cudaRuntimeGetVersion(int* runtimeVersion);
+
+/* --- errors --- */
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+const char* cudaGetErrorName(cudaError_t error);
+const char* cudaGetErrorString(cudaError_t error);
+
+/* --- streams --- */
+cudaError_t cudaStreamCreate(cudaStream_t* pStream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* pStream, unsigned int flags);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* pStream, unsigned int flags, int priority);
+cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int* priority);
+cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int* flags);
+cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long* streamId);
+cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int* device);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
+                                unsigned int flags __CUEMU_DV(0));
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                  void* userData, unsigned int flags);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* devPtr,
+                                     size_t length __CUEMU_DV(0),
+                                     unsigned int flags __CUEMU_DV(cudaMemAttachSingle));
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus* pCaptureStatus);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData);
+
+/* --- events --- */
+cudaError_t cudaEventCreate(cudaEvent_t* event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream __CUEMU_DV(0));
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream __CUEMU_DV(0),
+                                     unsigned int flags __CUEMU_DV(0));
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+
+/* --- execution control (implemented by the launch path, src/runtime/launch.cpp) --- */
+cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                             size_t sharedMem, cudaStream_t stream);
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args);
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim,
+                                        void** args, size_t sharedMem, cudaStream_t stream);
+cudaError_t cudaFuncSetAttribute(const void* func, enum cudaFuncAttribute attr, int value);
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* func);
+cudaError_t cudaFuncSetCacheConfig(const void* func, enum cudaFuncCache cacheConfig);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func,
+                                                          int blockSize, size_t dynamicSMemSize);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks,
+                                                                   const void* func,
+                                                                   int blockSize,
+                                                                   size_t dynamicSMemSize,
+                                                                   unsigned int flags);
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, const void* func,
+                                                      int numBlocks, int blockSize);
+
+/* --- memory management --- */
+cudaError_t cudaMalloc(void** devPtr, size_t size);
+cudaError_t cudaMallocManaged(void** devPtr, size_t size,
+                              unsigned int flags __CUEMU_DV(cudaMemAttachGlobal));
+cudaError_t cudaMallocHost(void** ptr, size_t size);
+cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height);
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr* pitchedDevPtr, struct cudaExtent extent);
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t hStream);
+cudaError_t cudaFree(void* devPtr);
+cudaError_t cudaFreeHost(void* ptr);
+cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream);
+cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags);
+cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags);
+cudaError_t cudaHostUnregister(void* ptr);
+cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags);
+cudaError_t cudaHostGetFlags(unsigned int* pFlags, void* pHost);
+cudaError_t cudaMemGetInfo(size_t* free, size_t* total);
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes* attributes, const void* ptr);
+
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t stream __CUEMU_DV(0));
+cudaError_t cudaMemcpyPeer(void* dst, int dstDevice, const void* src, int srcDevice,
+                           size_t count);
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src, int srcDevice,
+                                size_t count, cudaStream_t stream __CUEMU_DV(0));
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                         size_t height, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
+                              size_t width, size_t height, enum cudaMemcpyKind kind,
+                              cudaStream_t stream __CUEMU_DV(0));
+cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count,
+                               size_t offset __CUEMU_DV(0),
+                               enum cudaMemcpyKind kind __CUEMU_DV(cudaMemcpyHostToDevice));
+cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count,
+                                 size_t offset __CUEMU_DV(0),
+                                 enum cudaMemcpyKind kind __CUEMU_DV(cudaMemcpyDeviceToHost));
+cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count,
+                                    size_t offset, enum cudaMemcpyKind kind,
+                                    cudaStream_t stream __CUEMU_DV(0));
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind,
+                                      cudaStream_t stream __CUEMU_DV(0));
+cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol);
+cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol);
+
+cudaError_t cudaMemset(void* devPtr, int value, size_t count);
+cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count,
+                            cudaStream_t stream __CUEMU_DV(0));
+cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t stream __CUEMU_DV(0));
+
+cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, struct cudaMemLocation location,
+                                 unsigned int flags, cudaStream_t stream __CUEMU_DV(0));
+cudaError_t cudaMemAdvise(const void* devPtr, size_t count, enum cudaMemoryAdvise advice,
+                          struct cudaMemLocation location);
+
+/* --- profiler (cuda_profiler_api.h) --- */
+cudaError_t cudaProfilerStart(void);
+cudaError_t cudaProfilerStop(void);
+
+#if defined(__cplusplus)
+} /* extern "C" */
+#endif
+
+#undef __CUEMU_DV
+
+#if defined(__cplusplus)
+/* ---------------------------------------------------------------------------------------------
+ * C++ overloads. The symbol forms take the variable itself; they also know its size, so a copy
+ * past the end of the symbol is cudaErrorInvalidValue, like on a GPU.
+ * ------------------------------------------------------------------------------------------- */
+namespace cuemu::detail {
+cudaError_t memcpy_to_symbol(const void* symbol, size_t symbol_size, const void* src,
+                             size_t count, size_t offset, cudaMemcpyKind kind,
+                             cudaStream_t stream, bool async);
+cudaError_t memcpy_from_symbol(void* dst, const void* symbol, size_t symbol_size,
+                               size_t count, size_t offset, cudaMemcpyKind kind,
+                               cudaStream_t stream, bool async);
+cudaError_t get_symbol_address(void** devPtr, const void* symbol, size_t symbol_size);
+cudaError_t get_symbol_size(size_t* size, const void* symbol, size_t symbol_size);
+}  // namespace cuemu::detail
+
+template <class T>
+inline cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count,
+                                      size_t offset = 0,
+                                      cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  return ::cuemu::detail::memcpy_to_symbol(static_cast<const void*>(&symbol), sizeof(T), src,
+                                           count, offset, kind, nullptr, false);
+}
+template <class T>
+inline cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, size_t count,
+                                           size_t offset = 0,
+                                           cudaMemcpyKind kind = cudaMemcpyHostToDevice,
+                                           cudaStream_t stream = 0) {
+  return ::cuemu::detail::memcpy_to_symbol(static_cast<const void*>(&symbol), sizeof(T), src,
+                                           count, offset, kind, stream, true);
+}
+template <class T>
+inline cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count,
+                                        size_t offset = 0,
+                                        cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  return ::cuemu::detail::memcpy_from_symbol(dst, static_cast<const void*>(&symbol), sizeof(T),
+                                             count, offset, kind, nullptr, false);
+}
+template <class T>
+inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t count,
+                                             size_t offset = 0,
+                                             cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
+                                             cudaStream_t stream = 0) {
+  return ::cuemu::detail::memcpy_from_symbol(dst, static_cast<const void*>(&symbol), sizeof(T),
+                                             count, offset, kind, stream, true);
+}
+template <class T>
+inline cudaError_t cudaGetSymbolAddress(void** devPtr, const T& symbol) {
+  return ::cuemu::detail::get_symbol_address(devPtr, static_cast<const void*>(&symbol),
+                                             sizeof(T));
+}
+template <class T>
+inline cudaError_t cudaGetSymbolSize(size_t* size, const T& symbol) {
+  return ::cuemu::detail::get_symbol_size(size, static_cast<const void*>(&symbol), sizeof(T));
+}
+
+/* Typed allocation helpers (CUDA puts these in cuda_runtime.h; they live here so that a program
+ * that includes only cuda_runtime_api.h also gets them). */
+#define __CUEMU_RUNTIME_API_CXX_OVERLOADS__ 1
+template <class T>
+inline cudaError_t cudaMalloc(T** devPtr, size_t size) {
+  return ::cudaMalloc(reinterpret_cast<void**>(devPtr), size);
+}
+template <class T>
+inline cudaError_t cudaMallocHost(T** ptr, size_t size, unsigned int flags = 0) {
+  return ::cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
+}
+inline cudaError_t cudaMallocHost(void** ptr, size_t size, unsigned int flags) {
+  return ::cudaHostAlloc(ptr, size, flags);
+}
+template <class T>
+inline cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags) {
+  return ::cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
+}
+template <class T>
+inline cudaError_t cudaHostGetDevicePointer(T** pDevice, void* pHost, unsigned int flags) {
+  return ::cudaHostGetDevicePointer(reinterpret_cast<void**>(pDevice), pHost, flags);
+}
+template <class T>
+inline cudaError_t cudaMallocManaged(T** devPtr, size_t size,
+                                     unsigned int flags = cudaMemAttachGlobal) {
+  return ::cudaMallocManaged(reinterpret_cast<void**>(devPtr), size, flags);
+}
+template <class T>
+inline cudaError_t cudaMallocPitch(T** devPtr, size_t* pitch, size_t width, size_t height) {
+  return ::cudaMallocPitch(reinterpret_cast<void**>(devPtr), pitch, width, height);
+}
+template <class T>
+inline cudaError_t cudaMallocAsync(T** devPtr, size_t size, cudaStream_t stream) {
+  return ::cudaMallocAsync(reinterpret_cast<void**>(devPtr), size, stream);
+}
+template <class T>
+inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, T* devPtr, size_t length = 0,
+                                            unsigned int flags = cudaMemAttachSingle) {
+  return ::cudaStreamAttachMemAsync(stream, static_cast<void*>(devPtr), length, flags);
+}
+template <class T>
+inline cudaError_t cudaFuncSetCacheConfig(T* func, cudaFuncCache cacheConfig) {
+  return ::cudaFuncSetCacheConfig(reinterpret_cast<const void*>(func), cacheConfig);
+}
+inline cudaError_t cudaEventCreate(cudaEvent_t* event, unsigned int flags) {
+  return ::cudaEventCreateWithFlags(event, flags);
+}
+#endif /* __cplusplus */
+
+#endif /* __CUDA_RUNTIME_API_H__ */

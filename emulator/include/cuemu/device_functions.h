@@ -1,0 +1,625 @@
+// CUDA's simple device functions, for code that runs on the CPU: bit reinterpretation, integer
+// intrinsics, min/max, cache-hinted loads and stores (plain accesses here), fences, clocks,
+// fast-math and explicitly rounded arithmetic, and the CUDA-only math functions. The C math
+// library (sqrtf, expf, fminf, ...) is usable unqualified, as in CUDA.
+//
+// Included by <cuda_runtime.h>; <device_functions.h>, <math_functions.h>, <sm_20_intrinsics.h>,
+// ... are thin includes of this header.
+#pragma once
+
+#include <cuemu/host_defines.h>
+#include <vector_types.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <atomic>
+#include <cfenv>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <thread>
+#include <type_traits>
+
+#define __CUEMU_DF__ inline __host__ __device__
+
+// ---------------------------------------------------------------------------------------------
+// Bit reinterpretation
+// ---------------------------------------------------------------------------------------------
+__CUEMU_DF__ constexpr float __int_as_float(int x) noexcept { return __builtin_bit_cast(float, x); }
+__CUEMU_DF__ constexpr int __float_as_int(float x) noexcept { return __builtin_bit_cast(int, x); }
+__CUEMU_DF__ constexpr float __uint_as_float(unsigned int x) noexcept {
+  return __builtin_bit_cast(float, x);
+}
+__CUEMU_DF__ constexpr unsigned int __float_as_uint(float x) noexcept {
+  return __builtin_bit_cast(unsigned int, x);
+}
+__CUEMU_DF__ constexpr double __longlong_as_double(long long x) noexcept {
+  return __builtin_bit_cast(double, x);
+}
+__CUEMU_DF__ constexpr long long __double_as_longlong(double x) noexcept {
+  return __builtin_bit_cast(long long, x);
+}
+__CUEMU_DF__ constexpr double __hiloint2double(int hi, int lo) noexcept {
+  return __builtin_bit_cast(double, static_cast<unsigned long long>(static_cast<unsigned int>(hi))
+                                            << 32 |
+                                        static_cast<unsigned int>(lo));
+}
+__CUEMU_DF__ constexpr int __double2hiint(double x) noexcept {
+  return static_cast<int>(static_cast<unsigned int>(__builtin_bit_cast(unsigned long long, x) >> 32));
+}
+__CUEMU_DF__ constexpr int __double2loint(double x) noexcept {
+  return static_cast<int>(static_cast<unsigned int>(__builtin_bit_cast(unsigned long long, x)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Integer intrinsics
+// ---------------------------------------------------------------------------------------------
+__CUEMU_DF__ constexpr int __popc(unsigned int x) noexcept { return __builtin_popcount(x); }
+__CUEMU_DF__ constexpr int __popcll(unsigned long long x) noexcept {
+  return __builtin_popcountll(x);
+}
+__CUEMU_DF__ constexpr int __clz(int x) noexcept {
+  return x == 0 ? 32 : __builtin_clz(static_cast<unsigned int>(x));
+}
+__CUEMU_DF__ constexpr int __clzll(long long x) noexcept {
+  return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x));
+}
+__CUEMU_DF__ constexpr int __ffs(int x) noexcept { return __builtin_ffs(x); }
+__CUEMU_DF__ constexpr int __ffsll(long long x) noexcept { return __builtin_ffsll(x); }
+__CUEMU_DF__ constexpr unsigned int __brev(unsigned int x) noexcept {
+  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+  x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+  x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+  x = ((x >> 8) & 0x00FF00FFu) | ((x & 0x00FF00FFu) << 8);
+  return (x >> 16) | (x << 16);
+}
+__CUEMU_DF__ constexpr unsigned long long __brevll(unsigned long long x) noexcept {
+  return static_cast<unsigned long long>(__brev(static_cast<unsigned int>(x))) << 32 |
+         __brev(static_cast<unsigned int>(x >> 32));
+}
+// Byte n of the result is byte ((s >> 4n) & 7) of the 8-byte value {y:x} (x holds bytes 0..3).
+__CUEMU_DF__ constexpr unsigned int __byte_perm(unsigned int x, unsigned int y,
+                                                unsigned int s) noexcept {
+  const unsigned long long v = static_cast<unsigned long long>(y) << 32 | x;
+  unsigned int r = 0;
+  for (int n = 0; n < 4; ++n) {
+    const unsigned int sel = (s >> (4 * n)) & 7u;
+    r |= static_cast<unsigned int>((v >> (8 * sel)) & 0xFFu) << (8 * n);
+  }
+  return r;
+}
+// Funnel shifts of the 64-bit value {hi:lo}: _l returns the upper 32 bits after a left shift,
+// _r the lower 32 bits after a right shift; the shift is taken mod 32 (wrap) or clamped to 32 (c).
+__CUEMU_DF__ constexpr unsigned int __funnelshift_l(unsigned int lo, unsigned int hi,
+                                                    unsigned int shift) noexcept {
+  const unsigned long long v = static_cast<unsigned long long>(hi) << 32 | lo;
+  return static_cast<unsigned int>((v << (shift & 31u)) >> 32);
+}
+__CUEMU_DF__ constexpr unsigned int __funnelshift_lc(unsigned int lo, unsigned int hi,
+                                                     unsigned int shift) noexcept {
+  const unsigned long long v = static_cast<unsigned long long>(hi) << 32 | lo;
+  return static_cast<unsigned int>((v << (shift < 32u ? shift : 32u)) >> 32);
+}
+__CUEMU_DF__ constexpr unsigned int __funnelshift_r(unsigned int lo, unsigned int hi,
+                                                    unsigned int shift) noexcept {
+  const unsigned long long v = static_cast<unsigned long long>(hi) << 32 | lo;
+  return static_cast<unsigned int>(v >> (shift & 31u));
+}
+__CUEMU_DF__ constexpr unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi,
+                                                     unsigned int shift) noexcept {
+  const unsigned long long v = static_cast<unsigned long long>(hi) << 32 | lo;
+  return static_cast<unsigned int>(v >> (shift < 32u ? shift : 32u));
+}
+// 24-bit multiplies: the low 24 bits of each operand (sign-extended for __mul24), low 32 bits of
+// the product.
+__CUEMU_DF__ constexpr int __mul24(int x, int y) noexcept {
+  const long long a = static_cast<int>(static_cast<unsigned int>(x) << 8) >> 8;
+  const long long b = static_cast<int>(static_cast<unsigned int>(y) << 8) >> 8;
+  return static_cast<int>(static_cast<unsigned int>(static_cast<unsigned long long>(a * b)));
+}
+__CUEMU_DF__ constexpr unsigned int __umul24(unsigned int x, unsigned int y) noexcept {
+  return static_cast<unsigned int>(static_cast<unsigned long long>(x & 0xFFFFFFu) *
+                                   (y & 0xFFFFFFu));
+}
+__CUEMU_DF__ constexpr int __mulhi(int x, int y) noexcept {
+  return static_cast<int>((static_cast<long long>(x) * y) >> 32);
+}
+__CUEMU_DF__ constexpr unsigned int __umulhi(unsigned int x, unsigned int y) noexcept {
+  return static_cast<unsigned int>((static_cast<unsigned long long>(x) * y) >> 32);
+}
+__CUEMU_DF__ constexpr long long __mul64hi(long long x, long long y) noexcept {
+  return static_cast<long long>((static_cast<__int128>(x) * y) >> 64);
+}
+__CUEMU_DF__ constexpr unsigned long long __umul64hi(unsigned long long x,
+                                                     unsigned long long y) noexcept {
+  return static_cast<unsigned long long>((static_cast<unsigned __int128>(x) * y) >> 64);
+}
+__CUEMU_DF__ constexpr unsigned int __sad(int x, int y, unsigned int z) noexcept {
+  return (x > y ? static_cast<unsigned int>(x) - static_cast<unsigned int>(y)
+                : static_cast<unsigned int>(y) - static_cast<unsigned int>(x)) +
+         z;
+}
+__CUEMU_DF__ constexpr unsigned int __usad(unsigned int x, unsigned int y,
+                                           unsigned int z) noexcept {
+  return (x > y ? x - y : y - x) + z;
+}
+__CUEMU_DF__ constexpr int __hadd(int x, int y) noexcept {
+  return static_cast<int>((static_cast<long long>(x) + y) >> 1);
+}
+__CUEMU_DF__ constexpr int __rhadd(int x, int y) noexcept {
+  return static_cast<int>((static_cast<long long>(x) + y + 1) >> 1);
+}
+__CUEMU_DF__ constexpr unsigned int __uhadd(unsigned int x, unsigned int y) noexcept {
+  return static_cast<unsigned int>((static_cast<unsigned long long>(x) + y) >> 1);
+}
+__CUEMU_DF__ constexpr unsigned int __urhadd(unsigned int x, unsigned int y) noexcept {
+  return static_cast<unsigned int>((static_cast<unsigned long long>(x) + y + 1) >> 1);
+}
+// Dot products of packed bytes / half-words (sm_61+).
+__CUEMU_DF__ constexpr int __dp4a(int srcA, int srcB, int c) noexcept {
+  int r = c;
+  for (int i = 0; i < 4; ++i)
+    r += static_cast<signed char>(static_cast<unsigned int>(srcA) >> (8 * i)) *
+         static_cast<signed char>(static_cast<unsigned int>(srcB) >> (8 * i));
+  return r;
+}
+__CUEMU_DF__ constexpr unsigned int __dp4a(unsigned int srcA, unsigned int srcB,
+                                           unsigned int c) noexcept {
+  unsigned int r = c;
+  for (int i = 0; i < 4; ++i) r += ((srcA >> (8 * i)) & 0xFFu) * ((srcB >> (8 * i)) & 0xFFu);
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// min / max (CUDA declares them in the global namespace; std::min/std::max are unaffected:
+// for equal argument types the non-template overloads below win over std's templates)
+// ---------------------------------------------------------------------------------------------
+#define __CUEMU_MINMAX(T)                                                         \
+  __CUEMU_DF__ constexpr T min(T a, T b) noexcept { return b < a ? b : a; }      \
+  __CUEMU_DF__ constexpr T max(T a, T b) noexcept { return a < b ? b : a; }
+__CUEMU_MINMAX(int)
+__CUEMU_MINMAX(unsigned int)
+__CUEMU_MINMAX(long)
+__CUEMU_MINMAX(unsigned long)
+__CUEMU_MINMAX(long long)
+__CUEMU_MINMAX(unsigned long long)
+#undef __CUEMU_MINMAX
+__CUEMU_DF__ float min(float a, float b) noexcept { return ::fminf(a, b); }
+__CUEMU_DF__ float max(float a, float b) noexcept { return ::fmaxf(a, b); }
+__CUEMU_DF__ double min(double a, double b) noexcept { return ::fmin(a, b); }
+__CUEMU_DF__ double max(double a, double b) noexcept { return ::fmax(a, b); }
+// Mixed arithmetic types (min(size_t, int), min(float, int), ...): the usual arithmetic
+// conversions, like CUDA's mixed overloads (int with unsigned int gives unsigned int).
+template <class A, class B,
+          class = std::enable_if_t<std::is_arithmetic_v<A> && std::is_arithmetic_v<B> &&
+                                   !std::is_same_v<A, B>>>
+__CUEMU_DF__ constexpr auto min(A a, B b) noexcept -> std::common_type_t<A, B> {
+  return ::min(static_cast<std::common_type_t<A, B>>(a), static_cast<std::common_type_t<A, B>>(b));
+}
+template <class A, class B,
+          class = std::enable_if_t<std::is_arithmetic_v<A> && std::is_arithmetic_v<B> &&
+                                   !std::is_same_v<A, B>>>
+__CUEMU_DF__ constexpr auto max(A a, B b) noexcept -> std::common_type_t<A, B> {
+  return ::max(static_cast<std::common_type_t<A, B>>(a), static_cast<std::common_type_t<A, B>>(b));
+}
+__CUEMU_DF__ constexpr unsigned int umin(unsigned int a, unsigned int b) noexcept {
+  return b < a ? b : a;
+}
+__CUEMU_DF__ constexpr unsigned int umax(unsigned int a, unsigned int b) noexcept {
+  return a < b ? b : a;
+}
+__CUEMU_DF__ constexpr long long llmin(long long a, long long b) noexcept { return b < a ? b : a; }
+__CUEMU_DF__ constexpr long long llmax(long long a, long long b) noexcept { return a < b ? b : a; }
+__CUEMU_DF__ constexpr unsigned long long ullmin(unsigned long long a,
+                                                 unsigned long long b) noexcept {
+  return b < a ? b : a;
+}
+__CUEMU_DF__ constexpr unsigned long long ullmax(unsigned long long a,
+                                                 unsigned long long b) noexcept {
+  return a < b ? b : a;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cache-hinted loads and stores: plain accesses on the CPU.
+// ---------------------------------------------------------------------------------------------
+template <class T> __CUEMU_DF__ T __ldg(const T* p) { return *p; }
+template <class T> __CUEMU_DF__ T __ldcg(const T* p) { return *p; }
+template <class T> __CUEMU_DF__ T __ldca(const T* p) { return *p; }
+template <class T> __CUEMU_DF__ T __ldcs(const T* p) { return *p; }
+template <class T> __CUEMU_DF__ T __ldlu(const T* p) { return *p; }
+template <class T> __CUEMU_DF__ T __ldcv(const T* p) { return *p; }
+template <class T> __CUEMU_DF__ void __stcg(T* p, T v) { *p = v; }
+template <class T> __CUEMU_DF__ void __stcs(T* p, T v) { *p = v; }
+template <class T> __CUEMU_DF__ void __stwb(T* p, T v) { *p = v; }
+template <class T> __CUEMU_DF__ void __stwt(T* p, T v) { *p = v; }
+
+// ---------------------------------------------------------------------------------------------
+// Fences, clocks, sleep
+// ---------------------------------------------------------------------------------------------
+__CUEMU_DF__ void __threadfence() noexcept { std::atomic_thread_fence(std::memory_order_seq_cst); }
+__CUEMU_DF__ void __threadfence_block() noexcept {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+__CUEMU_DF__ void __threadfence_system() noexcept {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+// clock() is the C library's (declared by <time.h>); clock64() counts nanoseconds of a steady
+// clock, so differences of clock64() are monotonic.
+__CUEMU_DF__ long long clock64() noexcept {
+  return static_cast<long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                    std::chrono::steady_clock::now().time_since_epoch())
+                                    .count());
+}
+__CUEMU_DF__ unsigned long long __globaltimer() noexcept {
+  return static_cast<unsigned long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                             std::chrono::system_clock::now().time_since_epoch())
+                                             .count());
+}
+// Sleeps the calling OS thread (at most 1 ms, like the GPU's bound).
+__CUEMU_DF__ void __nanosleep(unsigned int ns) noexcept {
+  std::this_thread::sleep_for(std::chrono::nanoseconds(ns < 1000000u ? ns : 1000000u));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fast-math intrinsics (full precision here)
+// ---------------------------------------------------------------------------------------------
+__CUEMU_DF__ float __fdividef(float x, float y) noexcept { return x / y; }
+__CUEMU_DF__ float fdividef(float x, float y) noexcept { return x / y; }
+__CUEMU_DF__ float __expf(float x) noexcept { return ::expf(x); }
+__CUEMU_DF__ float __exp10f(float x) noexcept { return ::powf(10.0f, x); }
+__CUEMU_DF__ float __logf(float x) noexcept { return ::logf(x); }
+__CUEMU_DF__ float __log2f(float x) noexcept { return ::log2f(x); }
+__CUEMU_DF__ float __log10f(float x) noexcept { return ::log10f(x); }
+__CUEMU_DF__ float __sinf(float x) noexcept { return ::sinf(x); }
+__CUEMU_DF__ float __cosf(float x) noexcept { return ::cosf(x); }
+__CUEMU_DF__ float __tanf(float x) noexcept { return ::tanf(x); }
+__CUEMU_DF__ void __sincosf(float x, float* s, float* c) noexcept {
+  *s = ::sinf(x);
+  *c = ::cosf(x);
+}
+__CUEMU_DF__ float __powf(float x, float y) noexcept { return ::powf(x, y); }
+// Clamps to [0, 1]; NaN gives 0.
+__CUEMU_DF__ float __saturatef(float x) noexcept {
+  return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Explicitly rounded arithmetic: _rn is the default mode; _rz/_ru/_rd switch the FPU's rounding
+// mode around the operation.
+// ---------------------------------------------------------------------------------------------
+namespace cuemu::detail {
+template <class F>
+inline auto with_rounding(int mode, F f) noexcept {
+  const int saved = std::fegetround();
+  std::fesetround(mode);
+  auto r = f();
+  std::fesetround(saved);
+  return r;
+}
+template <class T>
+inline T rounded_op(int mode, int op, T a, T b, T c) noexcept {
+  return with_rounding(mode, [=]() {
+    volatile T va = a, vb = b, vc = c;
+    T x = va, y = vb, z = vc;
+    T r;
+    switch (op) {
+      case 0: r = x + y; break;
+      case 1: r = x - y; break;
+      case 2: r = x * y; break;
+      case 3: r = x / y; break;
+      case 4: r = std::fma(x, y, z); break;
+      default: r = std::sqrt(x); break;
+    }
+    volatile T vr = r;
+    return static_cast<T>(vr);
+  });
+}
+}  // namespace cuemu::detail
+
+#define __CUEMU_ROUNDED(SUF, MODE)                                                              \
+  __CUEMU_DF__ float __fadd_##SUF(float a, float b) noexcept {                                 \
+    return ::cuemu::detail::rounded_op<float>(MODE, 0, a, b, 0.0f);                              \
+  }                                                                                             \
+  __CUEMU_DF__ float __fsub_##SUF(float a, float b) noexcept {                                 \
+    return ::cuemu::detail::rounded_op<float>(MODE, 1, a, b, 0.0f);                              \
+  }                                                                                             \
+  __CUEMU_DF__ float __fmul_##SUF(float a, float b) noexcept {                                 \
+    return ::cuemu::detail::rounded_op<float>(MODE, 2, a, b, 0.0f);                              \
+  }                                                                                             \
+  __CUEMU_DF__ float __fdiv_##SUF(float a, float b) noexcept {                                 \
+    return ::cuemu::detail::rounded_op<float>(MODE, 3, a, b, 0.0f);                              \
+  }                                                                                             \
+  __CUEMU_DF__ float __frcp_##SUF(float a) noexcept {                                          \
+    return ::cuemu::detail::rounded_op<float>(MODE, 3, 1.0f, a, 0.0f);                           \
+  }                                                                                             \
+  __CUEMU_DF__ float __fmaf_##SUF(float a, float b, float c) noexcept {                        \
+    return ::cuemu::detail::rounded_op<float>(MODE, 4, a, b, c);                                 \
+  }                                                                                             \
+  __CUEMU_DF__ float __fsqrt_##SUF(float a) noexcept {                                         \
+    return ::cuemu::detail::rounded_op<float>(MODE, 5, a, 0.0f, 0.0f);                           \
+  }                                                                                             \
+  __CUEMU_DF__ double __dadd_##SUF(double a, double b) noexcept {                              \
+    return ::cuemu::detail::rounded_op<double>(MODE, 0, a, b, 0.0);                              \
+  }                                                                                             \
+  __CUEMU_DF__ double __dsub_##SUF(double a, double b) noexcept {                              \
+    return ::cuemu::detail::rounded_op<double>(MODE, 1, a, b, 0.0);                              \
+  }                                                                                             \
+  __CUEMU_DF__ double __dmul_##SUF(double a, double b) noexcept {                              \
+    return ::cuemu::detail::rounded_op<double>(MODE, 2, a, b, 0.0);                              \
+  }                                                                                             \
+  __CUEMU_DF__ double __ddiv_##SUF(double a, double b) noexcept {                              \
+    return ::cuemu::detail::rounded_op<double>(MODE, 3, a, b, 0.0);                              \
+  }                                                                                             \
+  __CUEMU_DF__ double __drcp_##SUF(double a) noexcept {                                        \
+    return ::cuemu::detail::rounded_op<double>(MODE, 3, 1.0, a, 0.0);                            \
+  }                                                                                             \
+  __CUEMU_DF__ double __fma_##SUF(double a, double b, double c) noexcept {                     \
+    return ::cuemu::detail::rounded_op<double>(MODE, 4, a, b, c);                                \
+  }                                                                                             \
+  __CUEMU_DF__ double __dsqrt_##SUF(double a) noexcept {                                       \
+    return ::cuemu::detail::rounded_op<double>(MODE, 5, a, 0.0, 0.0);                            \
+  }
+__CUEMU_ROUNDED(rz, FE_TOWARDZERO)
+__CUEMU_ROUNDED(ru, FE_UPWARD)
+__CUEMU_ROUNDED(rd, FE_DOWNWARD)
+#undef __CUEMU_ROUNDED
+// Round-to-nearest-even forms: the default floating-point environment.
+__CUEMU_DF__ float __fadd_rn(float a, float b) noexcept { return a + b; }
+__CUEMU_DF__ float __fsub_rn(float a, float b) noexcept { return a - b; }
+__CUEMU_DF__ float __fmul_rn(float a, float b) noexcept { return a * b; }
+__CUEMU_DF__ float __fdiv_rn(float a, float b) noexcept { return a / b; }
+__CUEMU_DF__ float __frcp_rn(float a) noexcept { return 1.0f / a; }
+__CUEMU_DF__ float __fmaf_rn(float a, float b, float c) noexcept { return ::fmaf(a, b, c); }
+__CUEMU_DF__ float __fsqrt_rn(float a) noexcept { return ::sqrtf(a); }
+__CUEMU_DF__ float __frsqrt_rn(float a) noexcept { return 1.0f / ::sqrtf(a); }
+__CUEMU_DF__ float __fmaf_ieee_rn(float a, float b, float c) noexcept { return ::fmaf(a, b, c); }
+__CUEMU_DF__ double __dadd_rn(double a, double b) noexcept { return a + b; }
+__CUEMU_DF__ double __dsub_rn(double a, double b) noexcept { return a - b; }
+__CUEMU_DF__ double __dmul_rn(double a, double b) noexcept { return a * b; }
+__CUEMU_DF__ double __ddiv_rn(double a, double b) noexcept { return a / b; }
+__CUEMU_DF__ double __drcp_rn(double a) noexcept { return 1.0 / a; }
+__CUEMU_DF__ double __fma_rn(double a, double b, double c) noexcept { return ::fma(a, b, c); }
+__CUEMU_DF__ double __dsqrt_rn(double a) noexcept { return ::sqrt(a); }
+
+// ---------------------------------------------------------------------------------------------
+// Conversions with explicit rounding. Float-to-integer conversions saturate to the destination
+// range and give 0 for NaN, as the GPU's cvt instructions do.
+// ---------------------------------------------------------------------------------------------
+namespace cuemu::detail {
+template <class I, class F>
+inline I saturating_convert(F v) noexcept {
+  if (v != v) return 0;
+  if (v <= static_cast<F>(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
+  if (v >= static_cast<F>(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
+  return static_cast<I>(v);
+}
+template <class F>
+inline F round_mode(F v, int mode) noexcept {
+  switch (mode) {
+    case 0: return std::nearbyint(v);  // default environment: to nearest even
+    case 1: return std::trunc(v);
+    case 2: return std::ceil(v);
+    default: return std::floor(v);
+  }
+}
+// Integer -> floating point with a rounding direction (0 rn, 1 rz, 2 ru, 3 rd).
+template <class F, class I>
+inline F int_to_float(I v, int mode) noexcept {
+  F r = static_cast<F>(v);  // round to nearest
+  if (mode == 0) return r;
+  const long double exact = static_cast<long double>(v);
+  const long double got = static_cast<long double>(r);
+  if (got == exact) return r;
+  if (mode == 2) return got > exact ? r : std::nextafter(r, std::numeric_limits<F>::infinity());
+  if (mode == 3) return got < exact ? r : std::nextafter(r, -std::numeric_limits<F>::infinity());
+  // rz: towards zero
+  if (exact > 0) return got < exact ? r : std::nextafter(r, F(0));
+  return got > exact ? r : std::nextafter(r, F(0));
+}
+}  // namespace cuemu::detail
+
+#define __CUEMU_F2I(SUF, M)                                                                     \
+  __CUEMU_DF__ int __float2int_##SUF(float x) noexcept {                                       \
+    return ::cuemu::detail::saturating_convert<int>(::cuemu::detail::round_mode(x, M));        \
+  }                                                                                             \
+  __CUEMU_DF__ unsigned int __float2uint_##SUF(float x) noexcept {                             \
+    return ::cuemu::detail::saturating_convert<unsigned int>(::cuemu::detail::round_mode(x, M)); \
+  }                                                                                             \
+  __CUEMU_DF__ long long __float2ll_##SUF(float x) noexcept {                                  \
+    return ::cuemu::detail::saturating_convert<long long>(::cuemu::detail::round_mode(x, M));  \
+  }                                                                                             \
+  __CUEMU_DF__ unsigned long long __float2ull_##SUF(float x) noexcept {                        \
+    return ::cuemu::detail::saturating_convert<unsigned long long>(                             \
+        ::cuemu::detail::round_mode(x, M));                                                     \
+  }                                                                                             \
+  __CUEMU_DF__ int __double2int_##SUF(double x) noexcept {                                     \
+    return ::cuemu::detail::saturating_convert<int>(::cuemu::detail::round_mode(x, M));        \
+  }                                                                                             \
+  __CUEMU_DF__ unsigned int __double2uint_##SUF(double x) noexcept {                           \
+    return ::cuemu::detail::saturating_convert<unsigned int>(::cuemu::detail::round_mode(x, M)); \
+  }                                                                                             \
+  __CUEMU_DF__ long long __double2ll_##SUF(double x) noexcept {                                \
+    return ::cuemu::detail::saturating_convert<long long>(::cuemu::detail::round_mode(x, M));  \
+  }                                                                                             \
+  __CUEMU_DF__ unsigned long long __double2ull_##SUF(double x) noexcept {                      \
+    return ::cuemu::detail::saturating_convert<unsigned long long>(                             \
+        ::cuemu::detail::round_mode(x, M));                                                     \
+  }                                                                                             \
+  __CUEMU_DF__ float __int2float_##SUF(int x) noexcept {                                       \
+    return ::cuemu::detail::int_to_float<float>(x, M);                                         \
+  }                                                                                             \
+  __CUEMU_DF__ float __uint2float_##SUF(unsigned int x) noexcept {                             \
+    return ::cuemu::detail::int_to_float<float>(x, M);                                         \
+  }                                                                                             \
+  __CUEMU_DF__ float __ll2float_##SUF(long long x) noexcept {                                  \
+    return ::cuemu::detail::int_to_float<float>(x, M);                                         \
+  }                                                                                             \
+  __CUEMU_DF__ float __ull2float_##SUF(unsigned long long x) noexcept {                        \
+    return ::cuemu::detail::int_to_float<float>(x, M);                                         \
+  }                                                                                             \
+  __CUEMU_DF__ double __ll2double_##SUF(long long x) noexcept {                                \
+    return ::cuemu::detail::int_to_float<double>(x, M);                                        \
+  }                                                                                             \
+  __CUEMU_DF__ double __ull2double_##SUF(unsigned long long x) noexcept {                      \
+    return ::cuemu::detail::int_to_float<double>(x, M);                                        \
+  }                                                                                             \
+  __CUEMU_DF__ float __double2float_##SUF(double x) noexcept {                                 \
+    return M == 0 ? static_cast<float>(x)                                                       \
+                  : ::cuemu::detail::with_rounding(                                             \
+                        M == 1 ? FE_TOWARDZERO : M == 2 ? FE_UPWARD : FE_DOWNWARD, [=]() {       \
+                          volatile double v = x;                                                \
+                          volatile float r = static_cast<float>(v);                             \
+                          return static_cast<float>(r);                                         \
+                        });                                                                     \
+  }
+__CUEMU_F2I(rn, 0)
+__CUEMU_F2I(rz, 1)
+__CUEMU_F2I(ru, 2)
+__CUEMU_F2I(rd, 3)
+#undef __CUEMU_F2I
+__CUEMU_DF__ double __int2double_rn(int x) noexcept { return static_cast<double>(x); }
+__CUEMU_DF__ double __uint2double_rn(unsigned int x) noexcept { return static_cast<double>(x); }
+
+// ---------------------------------------------------------------------------------------------
+// CUDA-only math functions (the C library's are used unqualified from <math.h>)
+// ---------------------------------------------------------------------------------------------
+__CUEMU_DF__ float rsqrtf(float x) noexcept { return 1.0f / ::sqrtf(x); }
+__CUEMU_DF__ double rsqrt(double x) noexcept { return 1.0 / ::sqrt(x); }
+__CUEMU_DF__ float rcbrtf(float x) noexcept { return 1.0f / ::cbrtf(x); }
+__CUEMU_DF__ double rcbrt(double x) noexcept { return 1.0 / ::cbrt(x); }
+__CUEMU_DF__ float rhypotf(float x, float y) noexcept { return 1.0f / ::hypotf(x, y); }
+__CUEMU_DF__ double rhypot(double x, double y) noexcept { return 1.0 / ::hypot(x, y); }
+__CUEMU_DF__ float norm3df(float a, float b, float c) noexcept {
+  return static_cast<float>(std::sqrt(static_cast<double>(a) * a + static_cast<double>(b) * b +
+                                      static_cast<double>(c) * c));
+}
+__CUEMU_DF__ double norm3d(double a, double b, double c) noexcept {
+  return static_cast<double>(std::sqrt(static_cast<long double>(a) * a +
+                                       static_cast<long double>(b) * b +
+                                       static_cast<long double>(c) * c));
+}
+__CUEMU_DF__ float norm4df(float a, float b, float c, float d) noexcept {
+  return static_cast<float>(std::sqrt(static_cast<double>(a) * a + static_cast<double>(b) * b +
+                                      static_cast<double>(c) * c + static_cast<double>(d) * d));
+}
+__CUEMU_DF__ double norm4d(double a, double b, double c, double d) noexcept {
+  return static_cast<double>(
+      std::sqrt(static_cast<long double>(a) * a + static_cast<long double>(b) * b +
+                static_cast<long double>(c) * c + static_cast<long double>(d) * d));
+}
+__CUEMU_DF__ float rnorm3df(float a, float b, float c) noexcept { return 1.0f / norm3df(a, b, c); }
+__CUEMU_DF__ double rnorm3d(double a, double b, double c) noexcept { return 1.0 / norm3d(a, b, c); }
+__CUEMU_DF__ float rnorm4df(float a, float b, float c, float d) noexcept {
+  return 1.0f / norm4df(a, b, c, d);
+}
+__CUEMU_DF__ double rnorm4d(double a, double b, double c, double d) noexcept {
+  return 1.0 / norm4d(a, b, c, d);
+}
+__CUEMU_DF__ float normf(int dim, const float* a) noexcept {
+  double s = 0;
+  for (int i = 0; i < dim; ++i) s += static_cast<double>(a[i]) * a[i];
+  return static_cast<float>(std::sqrt(s));
+}
+__CUEMU_DF__ double norm(int dim, const double* a) noexcept {
+  long double s = 0;
+  for (int i = 0; i < dim; ++i) s += static_cast<long double>(a[i]) * a[i];
+  return static_cast<double>(std::sqrt(s));
+}
+__CUEMU_DF__ float rnormf(int dim, const float* a) noexcept { return 1.0f / normf(dim, a); }
+__CUEMU_DF__ double rnorm(int dim, const double* a) noexcept { return 1.0 / norm(dim, a); }
+__CUEMU_DF__ float normcdff(float x) noexcept { return 0.5f * ::erfcf(-x * 0.70710678118654752f); }
+__CUEMU_DF__ double normcdf(double x) noexcept { return 0.5 * ::erfc(-x * 0.70710678118654752440); }
+
+namespace cuemu::detail {
+// Inverse error function: a starting guess refined by Newton steps on erf (long double).
+inline long double erfinv_impl(long double y) noexcept {
+  if (y != y || y < -1.0L || y > 1.0L) return std::numeric_limits<long double>::quiet_NaN();
+  if (y == 1.0L) return std::numeric_limits<long double>::infinity();
+  if (y == -1.0L) return -std::numeric_limits<long double>::infinity();
+  const long double pi = 3.14159265358979323846264338327950288L;
+  const long double a = 0.147L;
+  const long double ln = std::log(1.0L - y * y);
+  const long double t = 2.0L / (pi * a) + ln / 2.0L;
+  long double x = std::copysign(std::sqrt(std::sqrt(t * t - ln / a) - t), y);
+  for (int i = 0; i < 4; ++i) {
+    const long double err = std::erf(x) - y;
+    x -= err / (2.0L / std::sqrt(pi) * std::exp(-x * x));
+  }
+  return x;
+}
+}  // namespace cuemu::detail
+__CUEMU_DF__ double erfinv(double y) noexcept {
+  return static_cast<double>(::cuemu::detail::erfinv_impl(y));
+}
+__CUEMU_DF__ float erfinvf(float y) noexcept {
+  return static_cast<float>(::cuemu::detail::erfinv_impl(y));
+}
+__CUEMU_DF__ double erfcinv(double y) noexcept {
+  return static_cast<double>(::cuemu::detail::erfinv_impl(1.0L - static_cast<long double>(y)));
+}
+__CUEMU_DF__ float erfcinvf(float y) noexcept {
+  return static_cast<float>(::cuemu::detail::erfinv_impl(1.0L - static_cast<long double>(y)));
+}
+__CUEMU_DF__ double normcdfinv(double p) noexcept { return -1.4142135623730950488 * erfcinv(2.0 * p); }
+__CUEMU_DF__ float normcdfinvf(float p) noexcept {
+  return static_cast<float>(normcdfinv(static_cast<double>(p)));
+}
+__CUEMU_DF__ double erfcx(double x) noexcept {
+  return static_cast<double>(std::exp(static_cast<long double>(x) * x) *
+                             std::erfc(static_cast<long double>(x)));
+}
+__CUEMU_DF__ float erfcxf(float x) noexcept { return static_cast<float>(erfcx(x)); }
+
+// sinpi/cospi: C23 names that newer C libraries declare themselves.
+#if !(defined(__GLIBC__) && defined(__GLIBC_PREREQ) && __GLIBC_PREREQ(2, 41))
+namespace cuemu::detail {
+template <class T>
+inline T sinpi_impl(T x) noexcept {
+  if (!std::isfinite(x)) return std::numeric_limits<T>::quiet_NaN();
+  const T r = std::fmod(x, T(2));  // exact
+  if (r == T(0) || r == T(1) || r == T(-1)) return std::copysign(T(0), x);
+  return static_cast<T>(std::sin(static_cast<long double>(r) * 3.14159265358979323846264338327950288L));
+}
+template <class T>
+inline T cospi_impl(T x) noexcept {
+  if (!std::isfinite(x)) return std::numeric_limits<T>::quiet_NaN();
+  const T r = std::fabs(std::fmod(x, T(2)));
+  if (r == T(0.5) || r == T(1.5)) return T(0);
+  return static_cast<T>(std::cos(static_cast<long double>(r) * 3.14159265358979323846264338327950288L));
+}
+}  // namespace cuemu::detail
+__CUEMU_DF__ float sinpif(float x) noexcept { return ::cuemu::detail::sinpi_impl(x); }
+__CUEMU_DF__ double sinpi(double x) noexcept { return ::cuemu::detail::sinpi_impl(x); }
+__CUEMU_DF__ float cospif(float x) noexcept { return ::cuemu::detail::cospi_impl(x); }
+__CUEMU_DF__ double cospi(double x) noexcept { return ::cuemu::detail::cospi_impl(x); }
+#endif
+__CUEMU_DF__ void sincospif(float x, float* s, float* c) noexcept {
+  *s = sinpif(x);
+  *c = cospif(x);
+}
+__CUEMU_DF__ void sincospi(double x, double* s, double* c) noexcept {
+  *s = sinpi(x);
+  *c = cospi(x);
+}
+// sincos/sincosf/exp10/exp10f are GNU extensions of <math.h>; declare them where the C library
+// does not.
+#if !defined(__USE_GNU)
+__CUEMU_DF__ void sincosf(float x, float* s, float* c) noexcept {
+  *s = ::sinf(x);
+  *c = ::cosf(x);
+}
+__CUEMU_DF__ void sincos(double x, double* s, double* c) noexcept {
+  *s = ::sin(x);
+  *c = ::cos(x);
+}
+__CUEMU_DF__ float exp10f(float x) noexcept { return ::powf(10.0f, x); }
+__CUEMU_DF__ double exp10(double x) noexcept { return ::pow(10.0, x); }
+#endif
+__CUEMU_DF__ float saturatef(float x) noexcept { return __saturatef(x); }
+
+#undef __CUEMU_DF__

@@ -1,0 +1,42 @@
+// CUDA's execution-space and memory-space qualifiers, as the emulator spells them.
+// Included by every public header. The translator (emulator/src/translate) sees the
+// markers __cuemu_global__ and __cuemu_shared__ in the preprocessed source and rewrites them.
+#pragma once
+
+#ifndef __CUEMU__
+#define __CUEMU__ 1
+#endif
+
+#ifndef __CUDACC__
+#define __CUDACC__ 1
+#endif
+
+#define __host__
+#define __device__
+#define __constant__
+#define __managed__
+#ifdef __CUEMU_TRANSLATE__
+// Preprocessing a .cu for translation: leave markers for the rewriter.
+#define __global__ __cuemu_global__
+#define __shared__ __cuemu_shared__
+#else
+// A plain .cpp compiled against the emulator's headers: no kernels are launched from it.
+#define __global__
+#define __shared__ static thread_local
+#endif
+#define __forceinline__ inline
+// __noinline__ is left undefined on purpose: the translator turns it into
+// __attribute__((noinline)) except where it already sits inside __attribute__((...)).
+#define __launch_bounds__(...)
+#define __maxnreg__(...)
+#define __cluster_dims__(...)
+#define __grid_constant__
+#define __align__(n) __attribute__((aligned(n)))
+#define __builtin_align__(n) __attribute__((aligned(n)))
+#ifndef __restrict__
+#define __restrict__ __restrict
+#endif
+#define __device_builtin__
+#define __cudart_builtin__
+#define CUDARTAPI
+#define __CUDA_ALIGN__(n) __attribute__((aligned(n)))

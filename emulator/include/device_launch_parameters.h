@@ -1,0 +1,19 @@
+// threadIdx, blockIdx, blockDim, gridDim and warpSize. They name the calling CUDA thread: each
+// worker OS thread runs one block at a time, and the scheduler updates these before it switches
+// to a lane, so reading them is a thread-local load.
+#pragma once
+#ifndef __DEVICE_LAUNCH_PARAMETERS_H__
+#define __DEVICE_LAUNCH_PARAMETERS_H__
+
+#include "cuemu/host_defines.h"
+#include "vector_types.h"
+
+// Variables, not macros: host code reads fields of the same names (cudaDeviceProp::warpSize,
+// cudaLaunchConfig_t::gridDim).
+inline thread_local uint3 threadIdx{};
+inline thread_local uint3 blockIdx{};
+inline thread_local dim3 blockDim{};
+inline thread_local dim3 gridDim{};
+constexpr int warpSize = 32;
+
+#endif

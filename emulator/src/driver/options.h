@@ -1,0 +1,32 @@
+// The cuemu command line: nvcc-like options plus the emulator's own.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cuemu::driver {
+
+enum class mode { run, cc, translate };
+
+struct options {
+  mode command = mode::run;
+  std::vector<std::string> inputs;        // .cu, .cpp/.cc/.cxx/.c, .o/.a
+  std::vector<std::string> preprocessor;  // -I, -D, -U (as given, normalised to one argument)
+  std::vector<std::string> link;          // -l, -L
+  std::vector<std::string> compile;       // -O, -g, extra host compiler flags (-Xcompiler)
+  std::string std = "c++17";
+  std::string output;                     // -o
+  bool compile_only = false;              // -c
+  int arch = 90;                          // -arch=sm_XX
+  std::string depfile;                    // translate: --depfile
+  std::vector<std::string> env;           // CUEMU_*=... for the program
+  bool keep = false;
+  bool verbose = false;
+  std::vector<std::string> program_args;  // after --
+};
+
+// Parses argv; on a bad command line prints "cuemu: <what>" and exits with status 2.
+options parse_options(int argc, char** argv);
+void print_usage();
+
+}  // namespace cuemu::driver

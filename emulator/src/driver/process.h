@@ -1,0 +1,17 @@
+// Running the host compiler and the built program.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cuemu::driver {
+
+// Runs argv[0] (searched in PATH) with argv, extra environment entries NAME=VALUE added.
+// Returns the exit status, or 128 + signal number if it was killed by a signal.
+int run_process(const std::vector<std::string>& argv, const std::vector<std::string>& env = {},
+                bool verbose = false);
+
+// The directory containing the running executable.
+std::string executable_dir();
+
+}  // namespace cuemu::driver

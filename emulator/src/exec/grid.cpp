@@ -1,0 +1,67 @@
+#include "exec/grid.h"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "exec/block.h"
+#include "exec/options.h"
+#include "exec/worker_pool.h"
+
+namespace cuemu::detail {
+
+void run_grid(launch_state& launch) {
+  const dim3 g = launch.grid;
+  const std::size_t nblocks = static_cast<std::size_t>(g.x) * g.y * g.z;
+  const exec_options& opt = options();
+
+  // The order in which blocks are taken: forward, reverse, or a seeded permutation.
+  std::vector<std::size_t> order;
+  if (opt.schedule == schedule_kind::random) {
+    order.resize(nblocks);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::mt19937_64 rng(opt.seed);
+    std::shuffle(order.begin(), order.end(), rng);
+  }
+  const bool reverse = opt.schedule == schedule_kind::reverse;
+
+  worker_pool::instance().parallel_for(nblocks, [&](std::size_t i) {
+    if (launch.aborted.load(std::memory_order_relaxed)) return;
+    const std::size_t b = order.empty() ? (reverse ? nblocks - 1 - i : i) : order[i];
+    const uint3 idx{static_cast<unsigned>(b % g.x), static_cast<unsigned>((b / g.x) % g.y),
+                    static_cast<unsigned>(b / (static_cast<std::size_t>(g.x) * g.y))};
+    if (!worker_executor().run(launch, idx, b)) launch.aborted = true;
+  });
+}
+
+std::string kernel_display_name(const char* spelled, const char* pretty) {
+  if (!pretty || !*pretty) return spelled ? spelled : "<kernel>";
+  // "void ns::k(V*, int) [with V = uint4; int N = 4]" -> "ns::k<uint4, 4>"
+  std::string p(pretty);
+  const std::size_t paren = p.find('(');
+  std::string head = p.substr(0, paren);
+  const std::size_t space = head.rfind(' ');
+  std::string name = space == std::string::npos ? head : head.substr(space + 1);
+  const std::size_t with = p.find("[with ");
+  if (with != std::string::npos && name.find('<') == std::string::npos) {
+    std::string args = p.substr(with + 6);
+    if (!args.empty() && args.back() == ']') args.pop_back();
+    std::string out;
+    std::size_t pos = 0;
+    while (pos < args.size()) {
+      std::size_t semi = args.find("; ", pos);
+      std::string item = args.substr(pos, semi == std::string::npos ? std::string::npos : semi - pos);
+      const std::size_t eq = item.find(" = ");
+      if (!out.empty()) out += ", ";
+      out += eq == std::string::npos ? item : item.substr(eq + 3);
+      if (semi == std::string::npos) break;
+      pos = semi + 2;
+    }
+    name += "<" + out + ">";
+  }
+  return name;
+}
+
+}  // namespace cuemu::detail

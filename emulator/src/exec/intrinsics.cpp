@@ -1,0 +1,76 @@
+// The out-of-line entry points behind the synchronisation intrinsics of cuemu/sync_functions.h.
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include <cuemu/launch.h>
+#include <cuemu/sync_functions.h>
+
+#include "exec/block.h"
+
+namespace cuemu::detail {
+namespace {
+
+block_executor& on_device(const char* what) {
+  block_executor* e = current_executor();
+  if (!e) {
+    std::fprintf(stderr, "cuemu: %s called outside a kernel (from host code)\n", what);
+    std::abort();
+  }
+  return *e;
+}
+
+}  // namespace
+
+const char* warp_op_name(warp_op op) noexcept {
+  switch (op) {
+    case warp_op::syncwarp: return "__syncwarp";
+    case warp_op::shfl_idx: return "__shfl_sync";
+    case warp_op::shfl_up: return "__shfl_up_sync";
+    case warp_op::shfl_down: return "__shfl_down_sync";
+    case warp_op::shfl_xor: return "__shfl_xor_sync";
+    case warp_op::ballot: return "__ballot_sync";
+    case warp_op::any: return "__any_sync";
+    case warp_op::all: return "__all_sync";
+    case warp_op::match_any: return "__match_any_sync";
+    case warp_op::match_all: return "__match_all_sync";
+    case warp_op::reduce_add_u: case warp_op::reduce_add_i: return "__reduce_add_sync";
+    case warp_op::reduce_min_u: case warp_op::reduce_min_i: return "__reduce_min_sync";
+    case warp_op::reduce_max_u: case warp_op::reduce_max_i: return "__reduce_max_sync";
+    case warp_op::reduce_and: return "__reduce_and_sync";
+    case warp_op::reduce_or: return "__reduce_or_sync";
+    case warp_op::reduce_xor: return "__reduce_xor_sync";
+  }
+  return "warp collective";
+}
+
+int block_barrier(barrier_op op, int predicate, source_location where) {
+  return on_device("__syncthreads").barrier(op, predicate, where);
+}
+
+std::uint64_t warp_collective(warp_op op, unsigned mask, std::uint64_t value, int arg, int width,
+                              source_location where) {
+  return on_device(warp_op_name(op)).collective(op, mask, value, arg, width, where);
+}
+
+unsigned active_mask() noexcept {
+  block_executor* e = current_executor();
+  return e ? e->active_mask() : 0;
+}
+
+unsigned lane_id() noexcept {
+  block_executor* e = current_executor();
+  return e ? e->lane_id() : 0;
+}
+
+void* dynamic_shared_memory() noexcept {
+  // One buffer per worker, as large as the largest opt-in dynamic shared memory of an H200
+  // (227 KiB); a worker runs one block at a time, so blocks never see each other's.
+  struct buffer_deleter {
+    void operator()(void* p) const noexcept { std::free(p); }
+  };
+  thread_local std::unique_ptr<void, buffer_deleter> buffer(std::aligned_alloc(1024, 232448));
+  return buffer.get();
+}
+
+}  // namespace cuemu::detail

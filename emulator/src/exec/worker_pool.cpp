@@ -1,0 +1,73 @@
+#include "exec/worker_pool.h"
+
+#include "exec/options.h"
+
+namespace cuemu::detail {
+
+worker_pool& worker_pool::instance() {
+  static worker_pool pool(options().workers);
+  return pool;
+}
+
+worker_pool::worker_pool(unsigned workers) : workers_(workers < 1 ? 1 : workers) {}
+
+worker_pool::~worker_pool() {
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  for (auto& t : threads_) t.join();
+}
+
+void worker_pool::drain() {
+  // Take indices under the lock: blocks are coarse work items, contention is negligible.
+  std::unique_lock<std::mutex> lock(m_);
+  while (next_ < n_) {
+    const std::size_t i = next_++;
+    lock.unlock();
+    (*body_)(i);
+    lock.lock();
+  }
+}
+
+void worker_pool::thread_main() {
+  std::size_t seen = 0;
+  std::unique_lock<std::mutex> lock(m_);
+  for (;;) {
+    wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+    if (stop_) return;
+    seen = generation_;
+    ++busy_;
+    lock.unlock();
+    drain();
+    lock.lock();
+    if (--busy_ == 0) done_.notify_all();
+  }
+}
+
+void worker_pool::parallel_for(std::size_t n, const std::function<void(std::size_t)>& body) {
+  if (n == 0) return;
+  std::lock_guard<std::mutex> one_grid(launch_mutex_);
+  if (n == 1 || workers_ == 1) {
+    for (std::size_t i = 0; i < n; ++i) body(i);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    if (threads_.empty())
+      for (unsigned t = 1; t < workers_; ++t) threads_.emplace_back([this] { thread_main(); });
+    body_ = &body;
+    n_ = n;
+    next_ = 0;
+    ++generation_;
+  }
+  wake_.notify_all();
+  drain();
+  std::unique_lock<std::mutex> lock(m_);
+  done_.wait(lock, [&] { return busy_ == 0 && next_ >= n_; });
+  body_ = nullptr;
+  n_ = 0;
+}
+
+}  // namespace cuemu::detail

@@ -1,0 +1,43 @@
+// Persistent worker OS threads that take the blocks of a grid. The launching thread works too,
+// so a one-block launch never waits for another thread.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace cuemu::detail {
+
+class worker_pool {
+ public:
+  static worker_pool& instance();
+  ~worker_pool();
+
+  // Runs body(i) for every i in [0, n), spread over the workers; returns when all are done.
+  void parallel_for(std::size_t n, const std::function<void(std::size_t)>& body);
+  unsigned workers() const noexcept { return workers_; }
+
+ private:
+  explicit worker_pool(unsigned workers);
+  void work(std::size_t generation_seen);
+  void thread_main();
+  void drain();
+
+  unsigned workers_;
+  std::vector<std::thread> threads_;
+  std::mutex launch_mutex_;  // one grid at a time
+  std::mutex m_;
+  std::condition_variable wake_, done_;
+  std::size_t generation_ = 0;
+  bool stop_ = false;
+  // The current job.
+  const std::function<void(std::size_t)>* body_ = nullptr;
+  std::size_t n_ = 0;
+  std::size_t next_ = 0;
+  unsigned busy_ = 0;
+};
+
+}  // namespace cuemu::detail

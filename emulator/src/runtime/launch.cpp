@@ -1,0 +1,216 @@
+// The launch path: the configuration pushed by a translated <<<...>>>, validation as a GPU does
+// it (CUDA 13 on an H200), per-kernel attributes, cudaLaunchKernel, and the run itself.
+#include <cstdio>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "exec/block.h"
+#include "exec/grid.h"
+#include "runtime/runtime.h"
+
+namespace cuemu::detail {
+namespace {
+
+struct call_configuration {
+  dim3 grid, block;
+  std::size_t shared_mem;
+  cudaStream_t stream;
+  source_location where;
+};
+thread_local std::vector<call_configuration> t_configurations;
+thread_local cudaError_t t_last_launch = cudaSuccess;
+
+constexpr int kDefaultDynamicShared = 48 * 1024;
+
+struct kernel_attributes {
+  int max_dynamic_shared = kDefaultDynamicShared;
+  int carveout = -1;
+};
+
+std::mutex g_kernels_mutex;
+std::unordered_map<const void*, kernel_attributes>& attributes() {
+  static std::unordered_map<const void*, kernel_attributes> m;
+  return m;
+}
+std::unordered_map<const void*, registered_kernel>& registry() {
+  static std::unordered_map<const void*, registered_kernel> m;
+  return m;
+}
+
+kernel_attributes attributes_of(const void* fn) {
+  std::lock_guard<std::mutex> lock(g_kernels_mutex);
+  auto it = attributes().find(fn);
+  return it == attributes().end() ? kernel_attributes{} : it->second;
+}
+
+cudaError_t validate(const call_configuration& c, const void* fn) {
+  const cudaDeviceProp& p = device_properties();
+  const dim3 g = c.grid, b = c.block;
+  if (g.x == 0 || g.y == 0 || g.z == 0 || b.x == 0 || b.y == 0 || b.z == 0)
+    return cudaErrorInvalidValue;
+  if (b.x > static_cast<unsigned>(p.maxThreadsDim[0]) ||
+      b.y > static_cast<unsigned>(p.maxThreadsDim[1]) ||
+      b.z > static_cast<unsigned>(p.maxThreadsDim[2]))
+    return cudaErrorInvalidValue;
+  if (static_cast<unsigned long long>(b.x) * b.y * b.z >
+      static_cast<unsigned long long>(p.maxThreadsPerBlock))
+    return cudaErrorInvalidValue;
+  if (g.x > static_cast<unsigned>(p.maxGridSize[0]) || g.y > static_cast<unsigned>(p.maxGridSize[1]) ||
+      g.z > static_cast<unsigned>(p.maxGridSize[2]))
+    return cudaErrorInvalidValue;
+  if (c.shared_mem > static_cast<std::size_t>(attributes_of(fn).max_dynamic_shared))
+    return cudaErrorInvalidValue;
+  if (c.stream && !valid_stream(c.stream)) return cudaErrorInvalidResourceHandle;
+  return cudaSuccess;
+}
+
+}  // namespace
+
+int push_call_configuration(dim3 grid, dim3 block, std::size_t shared_mem, cudaStream_t stream,
+                            const char* file, int line) {
+  if (current_executor()) {
+    std::fprintf(stderr,
+                 "cuemu: %s:%d: a kernel launch from device code (dynamic parallelism) is not "
+                 "supported by the emulator\n",
+                 file, line);
+    std::abort();
+  }
+  t_configurations.push_back({grid, block, shared_mem, stream, {file, line}});
+  return 0;
+}
+
+bool is_host_call() noexcept { return current_executor() == nullptr; }
+
+cudaError_t launch(const kernel_entry& e) {
+  if (t_configurations.empty()) {
+    std::fprintf(stderr,
+                 "cuemu: kernel %s was called from host code without <<<...>>> or "
+                 "cudaLaunchKernel\n",
+                 e.name ? e.name : "?");
+    return t_last_launch = record_error(cudaErrorInvalidConfiguration);
+  }
+  const call_configuration c = t_configurations.back();
+  t_configurations.pop_back();
+  if (cudaError_t s = sticky_error(); s != cudaSuccess) return t_last_launch = record_error(s);
+  if (cudaError_t v = validate(c, e.fn); v != cudaSuccess) return t_last_launch = record_error(v);
+
+  launch_state L;
+  L.entry = e;
+  L.kernel_name = kernel_display_name(e.name, e.signature);
+  L.grid = c.grid;
+  L.block = c.block;
+  L.dynamic_shared = c.shared_mem;
+  L.site = c.where;
+  run_grid(L);
+  // A fault is reported and sticky; like an asynchronous GPU launch, the launch itself succeeded.
+  return t_last_launch = cudaSuccess;
+}
+
+void register_kernel(const void* fn, const registered_kernel& k) {
+  std::lock_guard<std::mutex> lock(g_kernels_mutex);
+  registry()[fn] = k;
+}
+
+const registered_kernel* find_registered_kernel(const void* fn) {
+  std::lock_guard<std::mutex> lock(g_kernels_mutex);
+  auto it = registry().find(fn);
+  return it == registry().end() ? nullptr : &it->second;
+}
+
+cudaError_t launch_registered(const void* fn, dim3 grid, dim3 block, void** args,
+                              std::size_t shared_mem, cudaStream_t stream, const char* file,
+                              int line) {
+  if (!fn) return record_error(cudaErrorInvalidDeviceFunction);
+  const registered_kernel* k = find_registered_kernel(fn);
+  if (!k) {
+    std::fprintf(stderr,
+                 "cuemu: %s:%d: cudaLaunchKernel: %p is not a known __global__ function (a "
+                 "template instance must be launched once with <<<>>>, passed without a cast, or "
+                 "explicitly instantiated)\n",
+                 file, line, fn);
+    return record_error(cudaErrorInvalidDeviceFunction);
+  }
+  if (!args && fn) {
+    // A kernel without parameters may be launched with args == nullptr.
+  }
+  push_call_configuration(grid, block, shared_mem, stream, file, line);
+  t_last_launch = cudaSuccess;
+  k->launch_with_args(fn, args);
+  return t_last_launch;
+}
+
+cudaError_t last_launch_result() noexcept { return t_last_launch; }
+
+}  // namespace cuemu::detail
+
+using namespace cuemu::detail;
+
+extern "C" cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                                        size_t sharedMem, cudaStream_t stream) {
+  return launch_registered(func, gridDim, blockDim, args, sharedMem, stream, "<cudaLaunchKernel>", 0);
+}
+
+extern "C" cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value) {
+  if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
+  if (!func) return record_error(cudaErrorInvalidDeviceFunction);
+  const cudaDeviceProp& p = device_properties();
+  std::lock_guard<std::mutex> lock(g_kernels_mutex);
+  kernel_attributes& a = attributes()[func];
+  switch (attr) {
+    case cudaFuncAttributeMaxDynamicSharedMemorySize:
+      if (value < 0 || static_cast<std::size_t>(value) > p.sharedMemPerBlockOptin)
+        return record_error(cudaErrorInvalidValue);
+      a.max_dynamic_shared = value;
+      return cudaSuccess;
+    case cudaFuncAttributePreferredSharedMemoryCarveout:
+      if (value < -1 || value > 100) return record_error(cudaErrorInvalidValue);
+      a.carveout = value;
+      return cudaSuccess;
+    default:
+      return cudaSuccess;  // accepted and without effect on a CPU (cluster/scheduling hints)
+  }
+}
+
+extern "C" cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
+  if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
+  if (!attr) return record_error(cudaErrorInvalidValue);
+  if (!func) return record_error(cudaErrorInvalidDeviceFunction);
+  const kernel_attributes a = attributes_of(func);
+  *attr = cudaFuncAttributes{};
+  attr->maxThreadsPerBlock = device_properties().maxThreadsPerBlock;
+  attr->maxDynamicSharedSizeBytes = a.max_dynamic_shared;
+  attr->preferredShmemCarveout = a.carveout;
+  attr->ptxVersion = emulated_compute_capability();
+  attr->binaryVersion = emulated_compute_capability();
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks,
+                                                                     const void* func,
+                                                                     int blockSize,
+                                                                     size_t dynamicSMemSize) {
+  if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
+  if (!numBlocks || blockSize <= 0) return record_error(cudaErrorInvalidValue);
+  if (!func) return record_error(cudaErrorInvalidDeviceFunction);
+  const cudaDeviceProp& p = device_properties();
+  if (blockSize > p.maxThreadsPerBlock) {
+    *numBlocks = 0;
+    return cudaSuccess;
+  }
+  const int warps = (blockSize + 31) / 32;
+  int by_threads = p.maxThreadsPerMultiProcessor / (warps * 32);
+  // Each resident block also reserves 1 KiB of shared memory for the system on sm_80 and later.
+  int by_shared = static_cast<int>(p.sharedMemPerMultiprocessor / (dynamicSMemSize + 1024));
+  int n = std::min({by_threads, by_shared, p.maxBlocksPerMultiProcessor});
+  if (dynamicSMemSize > static_cast<size_t>(attributes_of(func).max_dynamic_shared)) n = 0;
+  *numBlocks = n;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int* numBlocks, const void* func, int blockSize, size_t dynamicSMemSize, unsigned int) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, func, blockSize, dynamicSMemSize);
+}

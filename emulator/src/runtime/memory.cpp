@@ -1,0 +1,696 @@
+// Memory: allocation (device, pinned host, managed, registered), the allocation table, copies,
+// memsets and symbols.
+//
+// Device memory is host memory here (256-byte aligned), tracked in a table keyed by base address
+// so that copies can be checked against their direction and bounds like a GPU checks them, and
+// so that checkers can name the allocation an address belongs to. Copies and memsets run to
+// completion inside the call, also the *Async forms (after validating their stream).
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+
+#include <cuda_runtime_api.h>
+
+#include "runtime/runtime.h"
+
+namespace cuemu::detail {
+namespace {
+
+constexpr std::size_t k_alignment = 256;
+constexpr std::size_t k_pitch_alignment = 512;
+constexpr std::size_t k_max_freed_records = 1u << 16;
+constexpr std::size_t k_unknown_size = std::numeric_limits<std::size_t>::max();
+
+struct table {
+  std::shared_mutex mutex;
+  std::deque<allocation> records;                  // never shrinks: pointers stay valid
+  std::map<std::uintptr_t, allocation*> by_base;   // live and recently freed records
+  std::deque<std::uintptr_t> freed_bases;          // oldest first, to bound the freed records
+  std::size_t device_bytes = 0;                    // live device + managed bytes
+};
+
+table& the_table() {
+  static table* t = new table;  // never destroyed: used by checkers until the very end
+  return *t;
+}
+
+// The record whose range contains p (an allocation of size 0 contains only its base).
+allocation* find_locked(table& t, std::uintptr_t p) {
+  auto it = t.by_base.upper_bound(p);
+  if (it == t.by_base.begin()) return nullptr;
+  --it;
+  allocation* a = it->second;
+  if (p == a->base || p - a->base < a->size) return a;
+  return nullptr;
+}
+
+// Adds a record for [base, base + size), dropping freed records it overlaps.
+void insert_locked(table& t, std::uintptr_t base, std::size_t size, memory_kind kind,
+                   unsigned int flags) {
+  const std::uintptr_t end = base + (size ? size : 1);
+  auto it = t.by_base.lower_bound(base);
+  if (it != t.by_base.begin()) {
+    auto prev = std::prev(it);
+    if (prev->second->freed && prev->first + prev->second->size > base) it = prev;
+  }
+  while (it != t.by_base.end() && it->first < end) {
+    if (it->second->freed)
+      it = t.by_base.erase(it);
+    else
+      ++it;
+  }
+  allocation a;
+  a.base = base;
+  a.size = size;
+  a.kind = kind;
+  a.flags = flags;
+  t.records.push_back(a);
+  t.by_base[base] = &t.records.back();
+}
+
+void mark_freed_locked(table& t, allocation* a) {
+  a->freed = true;
+  if (a->kind == memory_kind::device || a->kind == memory_kind::managed)
+    t.device_bytes -= a->size;
+  t.freed_bases.push_back(a->base);
+  while (t.freed_bases.size() > k_max_freed_records) {
+    auto it = t.by_base.find(t.freed_bases.front());
+    if (it != t.by_base.end() && it->second->freed) t.by_base.erase(it);
+    t.freed_bases.pop_front();
+  }
+}
+
+bool is_device_kind(memory_kind k) {
+  return k == memory_kind::device || k == memory_kind::symbol;
+}
+
+std::size_t round_up(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
+
+// Allocates size bytes of kind; size 0 gives nullptr.
+cudaError_t allocate(void** out, std::size_t size, memory_kind kind, unsigned int flags) {
+  *out = nullptr;
+  if (size == 0) return cudaSuccess;
+  table& t = the_table();
+  const bool counts = kind == memory_kind::device || kind == memory_kind::managed;
+  const std::size_t total = device_properties().totalGlobalMem;
+  if (size > total - k_alignment) return cudaErrorMemoryAllocation;
+  {
+    std::shared_lock lock(t.mutex);
+    if (counts && size > total - t.device_bytes) return cudaErrorMemoryAllocation;
+  }
+  void* p = nullptr;
+  if (posix_memalign(&p, k_alignment, round_up(size, k_alignment)) != 0 || !p)
+    return cudaErrorMemoryAllocation;
+  std::unique_lock lock(t.mutex);
+  insert_locked(t, reinterpret_cast<std::uintptr_t>(p), size, kind, flags);
+  if (counts) t.device_bytes += size;
+  *out = p;
+  return cudaSuccess;
+}
+
+// Frees the allocation based at p if its kind is one of the accepted ones.
+cudaError_t release(void* p, bool accept_device, bool accept_pinned) {
+  table& t = the_table();
+  {
+    std::unique_lock lock(t.mutex);
+    auto it = t.by_base.find(reinterpret_cast<std::uintptr_t>(p));
+    if (it == t.by_base.end() || it->second->freed) return cudaErrorInvalidValue;
+    allocation* a = it->second;
+    const bool ok = ((a->kind == memory_kind::device || a->kind == memory_kind::managed) &&
+                     accept_device) ||
+                    (a->kind == memory_kind::host_pinned && accept_pinned);
+    if (!ok) return cudaErrorInvalidValue;
+    mark_freed_locked(t, a);
+  }
+  std::free(p);
+  return cudaSuccess;
+}
+
+// [p, p + n) used as device memory: it must lie inside one live allocation the device can
+// access (device, managed, pinned or registered host memory, a known symbol).
+cudaError_t check_device_range(const void* p, std::size_t n) {
+  const std::optional<allocation> a = lookup_allocation(p);
+  if (!a || a->freed) return cudaErrorInvalidValue;
+  if (a->size == 0) return cudaSuccess;  // a symbol of unknown extent
+  const std::uintptr_t off = reinterpret_cast<std::uintptr_t>(p) - a->base;
+  if (n > a->size - off) return cudaErrorInvalidValue;
+  return cudaSuccess;
+}
+
+// [p, p + n) used as host memory: anything but live cudaMalloc memory (freed device memory may
+// have been handed out again by the host allocator).
+cudaError_t check_host_range(const void* p, std::size_t) {
+  const std::optional<allocation> a = lookup_allocation(p);
+  if (a && !a->freed && a->kind == memory_kind::device) return cudaErrorInvalidValue;
+  return cudaSuccess;
+}
+
+// With cudaMemcpyDefault the direction comes from the pointers: live device memory is checked
+// for bounds, anything else is host memory.
+cudaError_t check_any_range(const void* p, std::size_t n) {
+  const std::optional<allocation> a = lookup_allocation(p);
+  if (a && !a->freed && is_device_kind(a->kind)) return check_device_range(p, n);
+  return cudaSuccess;
+}
+
+cudaError_t check_copy(void* dst, std::size_t dst_span, const void* src, std::size_t src_span,
+                       cudaMemcpyKind kind) {
+  cudaError_t e = cudaSuccess;
+  switch (kind) {
+    case cudaMemcpyHostToHost:
+      break;
+    case cudaMemcpyHostToDevice:
+      if ((e = check_host_range(src, src_span)) == cudaSuccess)
+        e = check_device_range(dst, dst_span);
+      break;
+    case cudaMemcpyDeviceToHost:
+      if ((e = check_device_range(src, src_span)) == cudaSuccess)
+        e = check_host_range(dst, dst_span);
+      break;
+    case cudaMemcpyDeviceToDevice:
+      if ((e = check_device_range(src, src_span)) == cudaSuccess)
+        e = check_device_range(dst, dst_span);
+      break;
+    case cudaMemcpyDefault:
+      if ((e = check_any_range(src, src_span)) == cudaSuccess) e = check_any_range(dst, dst_span);
+      break;
+    default:
+      return cudaErrorInvalidMemcpyDirection;
+  }
+  return e;
+}
+
+cudaError_t memcpy_impl(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind) {
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
+    return cudaErrorInvalidMemcpyDirection;
+  if (count == 0) return cudaSuccess;
+  if (!dst || !src) return cudaErrorInvalidValue;
+  if (cudaError_t e = check_copy(dst, count, src, count, kind); e != cudaSuccess) return e;
+  std::memmove(dst, src, count);
+  return cudaSuccess;
+}
+
+cudaError_t memcpy2d_impl(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
+                          std::size_t width, std::size_t height, cudaMemcpyKind kind) {
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
+    return cudaErrorInvalidMemcpyDirection;
+  if (width == 0 || height == 0) return cudaSuccess;
+  if (!dst || !src) return cudaErrorInvalidValue;
+  if (width > dpitch || width > spitch) return cudaErrorInvalidPitchValue;
+  const std::size_t dspan = dpitch * (height - 1) + width;
+  const std::size_t sspan = spitch * (height - 1) + width;
+  if (cudaError_t e = check_copy(dst, dspan, src, sspan, kind); e != cudaSuccess) return e;
+  for (std::size_t r = 0; r < height; ++r)
+    std::memmove(static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch,
+                 width);
+  return cudaSuccess;
+}
+
+cudaError_t memset_impl(void* dst, int value, std::size_t count) {
+  if (count == 0) return cudaSuccess;
+  if (!dst) return cudaErrorInvalidValue;
+  if (cudaError_t e = check_device_range(dst, count); e != cudaSuccess) return e;
+  std::memset(dst, value, count);
+  return cudaSuccess;
+}
+
+cudaError_t memset2d_impl(void* dst, std::size_t pitch, int value, std::size_t width,
+                          std::size_t height) {
+  if (width == 0 || height == 0) return cudaSuccess;
+  if (!dst) return cudaErrorInvalidValue;
+  if (width > pitch && height > 1) return cudaErrorInvalidPitchValue;
+  if (cudaError_t e = check_device_range(dst, pitch * (height - 1) + width); e != cudaSuccess)
+    return e;
+  for (std::size_t r = 0; r < height; ++r)
+    std::memset(static_cast<char*>(dst) + r * pitch, value, width);
+  return cudaSuccess;
+}
+
+std::size_t known_symbol_size(const void* symbol) {
+  const std::optional<allocation> a = lookup_allocation(symbol);
+  if (a && a->kind == memory_kind::symbol && a->base == reinterpret_cast<std::uintptr_t>(symbol) &&
+      a->size != 0)
+    return a->size;
+  return k_unknown_size;
+}
+
+}  // namespace
+
+// --- the internal interface ---
+
+const allocation* find_allocation(const void* p) {
+  table& t = the_table();
+  std::shared_lock lock(t.mutex);
+  return find_locked(t, reinterpret_cast<std::uintptr_t>(p));
+}
+
+std::optional<allocation> lookup_allocation(const void* p) {
+  table& t = the_table();
+  std::shared_lock lock(t.mutex);
+  if (const allocation* a = find_locked(t, reinterpret_cast<std::uintptr_t>(p))) return *a;
+  return std::nullopt;
+}
+
+void register_symbol(const void* p, std::size_t size) {
+  if (!p) return;
+  table& t = the_table();
+  std::unique_lock lock(t.mutex);
+  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(p);
+  auto it = t.by_base.find(base);
+  if (it != t.by_base.end() && !it->second->freed) {
+    if (it->second->kind == memory_kind::symbol && it->second->size == 0 && size != 0)
+      it->second->size = size;
+    return;
+  }
+  if (find_locked(t, base) && !find_locked(t, base)->freed) return;  // inside another record
+  insert_locked(t, base, size, memory_kind::symbol, 0);
+}
+
+std::size_t device_bytes_in_use() {
+  table& t = the_table();
+  std::shared_lock lock(t.mutex);
+  return t.device_bytes;
+}
+
+// Frees everything allocated through the runtime (cudaDeviceReset).
+void free_all_allocations() {
+  table& t = the_table();
+  std::unique_lock lock(t.mutex);
+  for (auto& [base, a] : t.by_base) {
+    if (a->freed) continue;
+    if (a->kind == memory_kind::device || a->kind == memory_kind::managed ||
+        a->kind == memory_kind::host_pinned) {
+      mark_freed_locked(t, a);
+      std::free(reinterpret_cast<void*>(base));
+    } else if (a->kind == memory_kind::host_registered) {
+      a->freed = true;
+    }
+  }
+}
+
+// --- symbols (the C++ overloads in cuda_runtime_api.h pass the symbol's size) ---
+
+cudaError_t memcpy_to_symbol(const void* symbol, std::size_t symbol_size, const void* src,
+                             std::size_t count, std::size_t offset, cudaMemcpyKind kind,
+                             cudaStream_t stream, bool async) {
+  if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
+  if (async && !valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
+  if (!symbol) return record_error(cudaErrorInvalidSymbol);
+  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+      kind != cudaMemcpyDefault)
+    return record_error(cudaErrorInvalidMemcpyDirection);
+  if (symbol_size != k_unknown_size) register_symbol(symbol, symbol_size);
+  else symbol_size = known_symbol_size(symbol);
+  if (offset > symbol_size || count > symbol_size - offset) return record_error(cudaErrorInvalidValue);
+  if (count == 0) return cudaSuccess;
+  if (!src) return record_error(cudaErrorInvalidValue);
+  cudaError_t e = kind == cudaMemcpyHostToDevice     ? check_host_range(src, count)
+                  : kind == cudaMemcpyDeviceToDevice ? check_device_range(src, count)
+                                                     : check_any_range(src, count);
+  if (e != cudaSuccess) return record_error(e);
+  std::memmove(static_cast<char*>(const_cast<void*>(symbol)) + offset, src, count);
+  return cudaSuccess;
+}
+
+cudaError_t memcpy_from_symbol(void* dst, const void* symbol, std::size_t symbol_size,
+                               std::size_t count, std::size_t offset, cudaMemcpyKind kind,
+                               cudaStream_t stream, bool async) {
+  if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
+  if (async && !valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
+  if (!symbol) return record_error(cudaErrorInvalidSymbol);
+  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+      kind != cudaMemcpyDefault)
+    return record_error(cudaErrorInvalidMemcpyDirection);
+  if (symbol_size != k_unknown_size) register_symbol(symbol, symbol_size);
+  else symbol_size = known_symbol_size(symbol);
+  if (offset > symbol_size || count > symbol_size - offset) return record_error(cudaErrorInvalidValue);
+  if (count == 0) return cudaSuccess;
+  if (!dst) return record_error(cudaErrorInvalidValue);
+  cudaError_t e = kind == cudaMemcpyDeviceToHost     ? check_host_range(dst, count)
+                  : kind == cudaMemcpyDeviceToDevice ? check_device_range(dst, count)
+                                                     : check_any_range(dst, count);
+  if (e != cudaSuccess) return record_error(e);
+  std::memmove(dst, static_cast<const char*>(symbol) + offset, count);
+  return cudaSuccess;
+}
+
+cudaError_t get_symbol_address(void** devPtr, const void* symbol, std::size_t symbol_size) {
+  if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
+  if (!devPtr) return record_error(cudaErrorInvalidValue);
+  if (!symbol) return record_error(cudaErrorInvalidSymbol);
+  register_symbol(symbol, symbol_size == k_unknown_size ? 0 : symbol_size);
+  *devPtr = const_cast<void*>(symbol);
+  return cudaSuccess;
+}
+
+cudaError_t get_symbol_size(std::size_t* size, const void* symbol, std::size_t symbol_size) {
+  if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
+  if (!size) return record_error(cudaErrorInvalidValue);
+  if (!symbol) return record_error(cudaErrorInvalidSymbol);
+  if (symbol_size == k_unknown_size) symbol_size = known_symbol_size(symbol);
+  if (symbol_size == k_unknown_size) return record_error(cudaErrorInvalidSymbol);
+  register_symbol(symbol, symbol_size);
+  *size = symbol_size;
+  return cudaSuccess;
+}
+
+}  // namespace cuemu::detail
+
+using namespace cuemu::detail;
+
+#define CUEMU_STICKY_CHECK()                                            \
+  do {                                                                  \
+    if (cudaError_t s_ = sticky_error(); s_ != cudaSuccess) return s_;  \
+  } while (0)
+#define CUEMU_STREAM_CHECK(st)                                                      \
+  do {                                                                              \
+    if (!valid_stream(st)) return record_error(cudaErrorInvalidResourceHandle);     \
+  } while (0)
+
+// --- allocation ---
+
+extern "C" cudaError_t cudaMalloc(void** devPtr, size_t size) {
+  CUEMU_STICKY_CHECK();
+  if (!devPtr) return record_error(cudaErrorInvalidValue);
+  return record_error(allocate(devPtr, size, memory_kind::device, 0));
+}
+
+extern "C" cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
+  CUEMU_STICKY_CHECK();
+  if (!devPtr || size == 0) return record_error(cudaErrorInvalidValue);
+  if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
+    return record_error(cudaErrorInvalidValue);
+  return record_error(allocate(devPtr, size, memory_kind::managed, flags));
+}
+
+extern "C" cudaError_t cudaMallocHost(void** ptr, size_t size) {
+  return cudaHostAlloc(ptr, size, cudaHostAllocDefault);
+}
+
+extern "C" cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags) {
+  CUEMU_STICKY_CHECK();
+  if (!pHost) return record_error(cudaErrorInvalidValue);
+  if (flags & ~static_cast<unsigned int>(cudaHostAllocPortable | cudaHostAllocMapped |
+                                         cudaHostAllocWriteCombined))
+    return record_error(cudaErrorInvalidValue);
+  return record_error(allocate(pHost, size, memory_kind::host_pinned, flags));
+}
+
+extern "C" cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
+  CUEMU_STICKY_CHECK();
+  if (!devPtr || !pitch) return record_error(cudaErrorInvalidValue);
+  const std::size_t p = round_up(width, k_pitch_alignment);
+  if (width > p || (height && p > std::numeric_limits<std::size_t>::max() / height)) {
+    *devPtr = nullptr;
+    return record_error(cudaErrorMemoryAllocation);
+  }
+  *pitch = p;
+  return record_error(allocate(devPtr, p * height, memory_kind::device, 0));
+}
+
+extern "C" cudaError_t cudaMalloc3D(cudaPitchedPtr* pitchedDevPtr, cudaExtent extent) {
+  CUEMU_STICKY_CHECK();
+  if (!pitchedDevPtr) return record_error(cudaErrorInvalidValue);
+  const std::size_t p = round_up(extent.width, k_pitch_alignment);
+  const std::size_t rows = extent.height * extent.depth;
+  if (extent.width > p || (extent.depth && extent.height > std::numeric_limits<std::size_t>::max() / extent.depth) ||
+      (rows && p > std::numeric_limits<std::size_t>::max() / rows))
+    return record_error(cudaErrorMemoryAllocation);
+  void* ptr = nullptr;
+  if (cudaError_t e = allocate(&ptr, p * rows, memory_kind::device, 0); e != cudaSuccess)
+    return record_error(e);
+  pitchedDevPtr->ptr = ptr;
+  pitchedDevPtr->pitch = p;
+  pitchedDevPtr->xsize = extent.width;
+  pitchedDevPtr->ysize = extent.height;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t hStream) {
+  CUEMU_STICKY_CHECK();
+  CUEMU_STREAM_CHECK(hStream);
+  if (!devPtr) return record_error(cudaErrorInvalidValue);
+  return record_error(allocate(devPtr, size, memory_kind::device, 0));
+}
+
+extern "C" cudaError_t cudaFree(void* devPtr) {
+  CUEMU_STICKY_CHECK();
+  if (!devPtr) return cudaSuccess;
+  return record_error(release(devPtr, true, false));
+}
+
+extern "C" cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream) {
+  CUEMU_STICKY_CHECK();
+  CUEMU_STREAM_CHECK(hStream);
+  if (!devPtr) return cudaSuccess;
+  return record_error(release(devPtr, true, false));
+}
+
+extern "C" cudaError_t cudaFreeHost(void* ptr) {
+  CUEMU_STICKY_CHECK();
+  if (!ptr) return cudaSuccess;
+  return record_error(release(ptr, false, true));
+}
+
+extern "C" cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
+  CUEMU_STICKY_CHECK();
+  if (!ptr || size == 0) return record_error(cudaErrorInvalidValue);
+  if (flags & ~static_cast<unsigned int>(cudaHostRegisterPortable | cudaHostRegisterMapped |
+                                         cudaHostRegisterIoMemory | cudaHostRegisterReadOnly))
+    return record_error(cudaErrorInvalidValue);
+  table& t = the_table();
+  std::unique_lock lock(t.mutex);
+  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(ptr);
+  // Any live record overlapping [base, base + size)?
+  auto it = t.by_base.upper_bound(base);
+  if (it != t.by_base.begin()) {
+    auto prev = std::prev(it);
+    if (!prev->second->freed && prev->first + prev->second->size > base)
+      return record_error(prev->second->kind == memory_kind::host_registered
+                              ? cudaErrorHostMemoryAlreadyRegistered
+                              : cudaErrorInvalidValue);
+  }
+  for (; it != t.by_base.end() && it->first < base + size; ++it)
+    if (!it->second->freed)
+      return record_error(it->second->kind == memory_kind::host_registered
+                              ? cudaErrorHostMemoryAlreadyRegistered
+                              : cudaErrorInvalidValue);
+  insert_locked(t, base, size, memory_kind::host_registered, flags);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaHostUnregister(void* ptr) {
+  CUEMU_STICKY_CHECK();
+  if (!ptr) return record_error(cudaErrorInvalidValue);
+  table& t = the_table();
+  std::unique_lock lock(t.mutex);
+  auto it = t.by_base.find(reinterpret_cast<std::uintptr_t>(ptr));
+  if (it == t.by_base.end() || it->second->freed ||
+      it->second->kind != memory_kind::host_registered)
+    return record_error(cudaErrorHostMemoryNotRegistered);
+  it->second->freed = true;
+  t.by_base.erase(it);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags) {
+  CUEMU_STICKY_CHECK();
+  if (!pDevice || !pHost || flags != 0) return record_error(cudaErrorInvalidValue);
+  const std::optional<allocation> a = lookup_allocation(pHost);
+  if (!a || a->freed ||
+      (a->kind != memory_kind::host_pinned && a->kind != memory_kind::host_registered &&
+       a->kind != memory_kind::managed))
+    return record_error(cudaErrorInvalidValue);
+  *pDevice = pHost;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaHostGetFlags(unsigned int* pFlags, void* pHost) {
+  CUEMU_STICKY_CHECK();
+  if (!pFlags || !pHost) return record_error(cudaErrorInvalidValue);
+  const std::optional<allocation> a = lookup_allocation(pHost);
+  if (!a || a->freed ||
+      (a->kind != memory_kind::host_pinned && a->kind != memory_kind::host_registered))
+    return record_error(cudaErrorInvalidValue);
+  *pFlags = a->flags;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
+  CUEMU_STICKY_CHECK();
+  const std::size_t t = device_properties().totalGlobalMem;
+  const std::size_t used = device_bytes_in_use();
+  if (free) *free = t - used;
+  if (total) *total = t;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr) {
+  CUEMU_STICKY_CHECK();
+  if (!attributes) return record_error(cudaErrorInvalidValue);
+  *attributes = cudaPointerAttributes{};
+  const std::optional<allocation> a = lookup_allocation(ptr);
+  if (!a || a->freed) {
+    attributes->type = cudaMemoryTypeUnregistered;
+    attributes->device = cudaInvalidDeviceId;
+    attributes->hostPointer = const_cast<void*>(ptr);
+    return cudaSuccess;
+  }
+  void* p = const_cast<void*>(ptr);
+  attributes->device = 0;
+  switch (a->kind) {
+    case memory_kind::device:
+    case memory_kind::symbol:
+      attributes->type = cudaMemoryTypeDevice;
+      attributes->devicePointer = p;
+      break;
+    case memory_kind::managed:
+      attributes->type = cudaMemoryTypeManaged;
+      attributes->devicePointer = p;
+      attributes->hostPointer = p;
+      break;
+    case memory_kind::host_pinned:
+    case memory_kind::host_registered:
+      attributes->type = cudaMemoryTypeHost;
+      attributes->devicePointer = p;
+      attributes->hostPointer = p;
+      break;
+  }
+  return cudaSuccess;
+}
+
+// --- copies ---
+
+extern "C" cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  CUEMU_STICKY_CHECK();
+  return record_error(memcpy_impl(dst, src, count, kind));
+}
+
+extern "C" cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count,
+                                       cudaMemcpyKind kind, cudaStream_t stream) {
+  CUEMU_STICKY_CHECK();
+  CUEMU_STREAM_CHECK(stream);
+  return record_error(memcpy_impl(dst, src, count, kind));
+}
+
+extern "C" cudaError_t cudaMemcpyPeer(void* dst, int dstDevice, const void* src, int srcDevice,
+                                      size_t count) {
+  CUEMU_STICKY_CHECK();
+  if (dstDevice != 0 || srcDevice != 0) return record_error(cudaErrorInvalidDevice);
+  return record_error(memcpy_impl(dst, src, count, cudaMemcpyDeviceToDevice));
+}
+
+extern "C" cudaError_t cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src,
+                                           int srcDevice, size_t count, cudaStream_t stream) {
+  CUEMU_STICKY_CHECK();
+  CUEMU_STREAM_CHECK(stream);
+  if (dstDevice != 0 || srcDevice != 0) return record_error(cudaErrorInvalidDevice);
+  return record_error(memcpy_impl(dst, src, count, cudaMemcpyDeviceToDevice));
+}
+
+extern "C" cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch,
+                                    size_t width, size_t height, cudaMemcpyKind kind) {
+  CUEMU_STICKY_CHECK();
+  return record_error(memcpy2d_impl(dst, dpitch, src, spitch, width, height, kind));
+}
+
+extern "C" cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
+                                         size_t width, size_t height, cudaMemcpyKind kind,
+                                         cudaStream_t stream) {
+  CUEMU_STICKY_CHECK();
+  CUEMU_STREAM_CHECK(stream);
+  return record_error(memcpy2d_impl(dst, dpitch, src, spitch, width, height, kind));
+}
+
+extern "C" cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count,
+                                          size_t offset, cudaMemcpyKind kind) {
+  return memcpy_to_symbol(symbol, k_unknown_size, src, count, offset, kind, nullptr, false);
+}
+
+extern "C" cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count,
+                                            size_t offset, cudaMemcpyKind kind) {
+  return memcpy_from_symbol(dst, symbol, k_unknown_size, count, offset, kind, nullptr, false);
+}
+
+extern "C" cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count,
+                                               size_t offset, cudaMemcpyKind kind,
+                                               cudaStream_t stream) {
+  return memcpy_to_symbol(symbol, k_unknown_size, src, count, offset, kind, stream, true);
+}
+
+extern "C" cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count,
+                                                 size_t offset, cudaMemcpyKind kind,
+                                                 cudaStream_t stream) {
+  return memcpy_from_symbol(dst, symbol, k_unknown_size, count, offset, kind, stream, true);
+}
+
+extern "C" cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) {
+  return get_symbol_address(devPtr, symbol, k_unknown_size);
+}
+
+extern "C" cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
+  return get_symbol_size(size, symbol, k_unknown_size);
+}
+
+// --- memset ---
+
+extern "C" cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
+  CUEMU_STICKY_CHECK();
+  return record_error(memset_impl(devPtr, value, count));
+}
+
+extern "C" cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
+  CUEMU_STICKY_CHECK();
+  CUEMU_STREAM_CHECK(stream);
+  return record_error(memset_impl(devPtr, value, count));
+}
+
+extern "C" cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width,
+                                    size_t height) {
+  CUEMU_STICKY_CHECK();
+  return record_error(memset2d_impl(devPtr, pitch, value, width, height));
+}
+
+extern "C" cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width,
+                                         size_t height, cudaStream_t stream) {
+  CUEMU_STICKY_CHECK();
+  CUEMU_STREAM_CHECK(stream);
+  return record_error(memset2d_impl(devPtr, pitch, value, width, height));
+}
+
+// --- managed memory hints: no effect (one address space) ---
+
+extern "C" cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count,
+                                            cudaMemLocation location, unsigned int flags,
+                                            cudaStream_t stream) {
+  CUEMU_STICKY_CHECK();
+  CUEMU_STREAM_CHECK(stream);
+  (void)location;
+  if (flags != 0 || (count && !devPtr)) return record_error(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdvise advice,
+                                     cudaMemLocation location) {
+  CUEMU_STICKY_CHECK();
+  (void)location;
+  if ((count && !devPtr) || advice < cudaMemAdviseSetReadMostly ||
+      advice > cudaMemAdviseUnsetAccessedBy)
+    return record_error(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* devPtr, size_t length,
+                                                unsigned int flags) {
+  CUEMU_STICKY_CHECK();
+  CUEMU_STREAM_CHECK(stream);
+  (void)length;
+  if (!devPtr || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost &&
+                  flags != cudaMemAttachSingle))
+    return record_error(cudaErrorInvalidValue);
+  return cudaSuccess;
+}

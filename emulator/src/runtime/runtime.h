@@ -1,0 +1,73 @@
+// Internal interface of the runtime (src/runtime): the error state, the allocation table and
+// the device description, shared by the API functions and by the launch path / checkers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <driver_types.h>
+
+namespace cuemu::detail {
+
+// --- errors (errors.cpp) ---
+// Records e as the last error when e != cudaSuccess and returns e. A sticky error (a fault in a
+// kernel) is returned by every later call until the process ends, like a GPU context.
+cudaError_t record_error(cudaError_t e);
+// The first sticky error wins; later ones are only recorded as the last error.
+void set_sticky_error(cudaError_t e);
+cudaError_t sticky_error();  // cudaSuccess when there is none
+// For the runtime's own tests only: forget the sticky error and this thread's last error.
+void reset_errors_for_testing();
+
+// --- allocations (memory.cpp) ---
+enum class memory_kind {
+  device,           // cudaMalloc, cudaMallocPitch, cudaMalloc3D, cudaMallocAsync
+  host_pinned,      // cudaMallocHost, cudaHostAlloc
+  managed,          // cudaMallocManaged
+  host_registered,  // cudaHostRegister (memory owned by the program)
+  symbol,           // a __device__/__constant__ variable named to a symbol API call
+};
+struct allocation {
+  std::uintptr_t base = 0;
+  std::size_t size = 0;  // for a symbol registered without a known size: 0
+  memory_kind kind = memory_kind::device;
+  bool freed = false;
+  unsigned int flags = 0;  // cudaHostAlloc / cudaHostRegister / cudaMallocManaged flags
+};
+// The live (or most recently freed) allocation containing p, or nullptr. The record stays
+// valid (it is never deallocated) but may change from live to freed concurrently; use
+// lookup_allocation for a consistent copy.
+const allocation* find_allocation(const void* p);
+// A copy of the record find_allocation would return, taken under the table's lock.
+std::optional<allocation> lookup_allocation(const void* p);
+// Makes a __device__/__constant__/__managed__ variable known to the table (kind symbol), so that
+// copies involving its address are checked like device memory. size 0: unknown extent.
+void register_symbol(const void* p, std::size_t size);
+// Bytes currently allocated with cudaMalloc* / cudaMallocManaged (what cudaMemGetInfo reports
+// as used).
+std::size_t device_bytes_in_use();
+// cudaDeviceReset: frees every runtime allocation, destroys every stream and event.
+void free_all_allocations();
+void destroy_all_streams();
+void destroy_all_events();
+
+// --- the device (device.cpp) ---
+const cudaDeviceProp& device_properties();  // of the current device
+int emulated_compute_capability();           // e.g. 90 for sm_90 (CUEMU_ARCH, default 90)
+// Overrides CUEMU_ARCH (e.g. from a command-line option); call before any launch.
+void set_emulated_compute_capability(int cc);
+// Parses "sm_90", "sm_90a", "compute_86", "90", "9.0"; returns 0 when it cannot.
+int parse_compute_capability(const char* s);
+// The value set with cudaDeviceSetLimit (or the default).
+std::size_t device_limit(cudaLimit limit);
+
+// --- streams (stream.cpp) ---
+// True for 0, cudaStreamLegacy, cudaStreamPerThread and every created, not yet destroyed stream.
+bool valid_stream(cudaStream_t s);
+
+// --- events (event.cpp) ---
+bool valid_event(cudaEvent_t e);
+
+}  // namespace cuemu::detail

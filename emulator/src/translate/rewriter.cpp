@@ -1,0 +1,89 @@
+// One forward pass over the tokens. It tracks which braces open namespace-like scopes (so an
+// `extern __shared__` knows whether it is at namespace scope) and which tokens sit inside
+// `__attribute__((...))` (where __noinline__ must stay), and hands each CUDA construct to its
+// rewrite.
+#include "translate/rewriter.h"
+
+#include <algorithm>
+
+#include "translate/context.h"
+#include "translate/rewrites.h"
+
+namespace cuemu::translate {
+namespace {
+
+// `{` at i opens a namespace-like scope: `namespace [a::b] [attrs] {`, `inline namespace X {`,
+// `extern "C" {`, `extern "C++" {`.
+bool opens_namespace_scope(const context& cx, std::size_t i) {
+  if (i >= 2 && cx.toks[i - 1].kind == token_kind::string_literal && cx.is(i - 2, "extern"))
+    return true;
+  std::size_t j = i;
+  while (j > 0) {
+    const std::size_t p = j - 1;
+    if (cx.is(p, "namespace")) return true;
+    if (cx.is_name(p) || cx.is(p, "::")) {
+      j = p;
+    } else if (cx.is(p, ")") && cx.match[p] != npos && cx.match[p] > 0 &&
+               cx.skip_attribute(cx.match[p] - 1) == p + 1) {
+      j = cx.match[p] - 1;  // __attribute__((...)) on the namespace
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+result rewrite(std::string_view preprocessed, std::string_view file_name) {
+  context cx(preprocessed, file_name);
+  std::vector<bool> scope_is_namespace;  // one entry per open `{`
+  std::size_t attribute_end = 0;         // tokens before this index are inside __attribute__
+  std::size_t config_end = 0;            // end of the last launch's configuration
+  for (std::size_t i = 0; i < cx.size(); ++i) {
+    const token& t = cx.toks[i];
+    if (t.kind == token_kind::punctuator) {
+      if (t.is("{")) {
+        scope_is_namespace.push_back(opens_namespace_scope(cx, i));
+      } else if (t.is("}")) {
+        if (!scope_is_namespace.empty()) scope_is_namespace.pop_back();
+      } else if (t.is("<<") && cx.is(i + 1, "<") && cx.adjacent(i, i + 1) && !cx.is(i - 1, "operator")) {
+        if (i < config_end) {
+          cx.error(i, "a kernel launch inside another launch's <<<...>>> configuration is not supported");
+          continue;
+        }
+        config_end = rewrite_launch(cx, i);
+      }
+      continue;
+    }
+    if (t.kind != token_kind::identifier) continue;
+    if ((t.is("__attribute__") || t.is("__attribute")) && cx.is(i + 1, "(") && cx.match[i + 1] != npos) {
+      attribute_end = std::max(attribute_end, cx.match[i + 1]);
+    } else if (t.is("__noinline__")) {
+      if (i >= attribute_end) cx.edits.replace(t.offset, t.end(), "__attribute__((noinline))");
+    } else if (t.is("__cuemu_shared__")) {
+      const bool ns = std::all_of(scope_is_namespace.begin(), scope_is_namespace.end(),
+                                  [](bool b) { return b; });
+      // Continue after the declaration, but keep tracking the braces it contains.
+      const std::size_t next = rewrite_shared(cx, i, ns);
+      for (std::size_t k = i + 1; k < next && k < cx.size(); ++k) {
+        if (cx.is(k, "{")) scope_is_namespace.push_back(false);
+        if (cx.is(k, "}") && !scope_is_namespace.empty()) scope_is_namespace.pop_back();
+      }
+      i = next - 1;
+    } else if (t.is("__cuemu_global__")) {
+      rewrite_kernel(cx, i);
+    }
+  }
+  std::vector<std::size_t> rejected;
+  result r;
+  r.text = cx.edits.apply(preprocessed, rejected);
+  for (std::size_t offset : rejected) {
+    const int line = 1 + static_cast<int>(std::count(preprocessed.begin(), preprocessed.begin() + offset, '\n'));
+    cx.error_at_line(line, "overlapping CUDA constructs here could not be rewritten together");
+  }
+  r.errors = std::move(cx.errors);
+  return r;
+}
+
+}  // namespace cuemu::translate

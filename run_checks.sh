@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# The harness's one entry point.
+#   ./run_checks.sh            set-up, build, compile matrix, self-checks on the emulator, summary
+#   ./run_checks.sh test       set-up, build, the project's own test suite (ctest)
+#   ./run_checks.sh matrix     only the nvcc compile matrix (toolchains/)
+#   ./run_checks.sh selfcheck  only the self-checks on the emulator
+#   ./run_checks.sh gpu        on a machine with a GPU: the self-checks built by nvcc, digests
+#                              compared with the emulator's, and the kernel benchmark
+# Options: --jobs N (default: all cores), --build-dir DIR (default: build), --no-setup,
+#          --strict (a toolchain that cannot be had is a failure; on when CI=true), -h
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cd "$here"
+
+command=all
+jobs=$(nproc 2>/dev/null || echo 2)
+build_dir=build
+setup=1
+strict=0
+[ "${CI:-}" = "true" ] && strict=1
+
+usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    all|test|matrix|selfcheck|gpu) command=$1 ;;
+    --jobs) shift; jobs=${1:?--jobs needs a number} ;;
+    --jobs=*) jobs=${1#--jobs=} ;;
+    --build-dir) shift; build_dir=${1:?--build-dir needs a directory} ;;
+    --build-dir=*) build_dir=${1#--build-dir=} ;;
+    --no-setup) setup=0 ;;
+    --strict) strict=1 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "run_checks.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
+  esac
+  shift
+done
+case "$jobs" in ''|*[!0-9]*) echo "run_checks.sh: --jobs needs a positive number" >&2; exit 2 ;; esac
+
+mkdir -p "$build_dir/reports"
+summary=()     # "name|status|seconds"
+failed=0
+t0=$(date +%s)
+
+step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+record() {  # name status seconds
+  summary+=("$1|$2|$3")
+  [ "$2" = PASS ] || [ "$2" = SKIP ] || failed=1
+}
+
+# --- set-up: the Debian packages the build needs ---
+packages_needed() {
+  local missing=()
+  command -v g++ >/dev/null || missing+=(g++)
+  command -v cmake >/dev/null || missing+=(cmake)
+  command -v python3 >/dev/null || missing+=(python3)
+  [ -f /usr/include/boost/context/fiber.hpp ] || missing+=(libboost-context-dev)
+  [ -f /usr/include/gtest/gtest.h ] || missing+=(libgtest-dev)
+  [ -f /usr/include/benchmark/benchmark.h ] || missing+=(libbenchmark-dev)
+  echo "${missing[@]}"
+}
+do_setup() {
+  step "set-up"
+  local missing
+  missing=$(packages_needed)
+  if [ -n "$missing" ]; then
+    if [ "$(id -u)" = 0 ]; then
+      echo "installing: $missing"
+      (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing) \
+        || { echo "run_checks.sh: apt-get install failed" >&2; exit 1; }
+    else
+      echo "run_checks.sh: missing packages: $missing" >&2
+      echo "install them with: sudo apt-get install -y $missing" >&2
+      exit 1
+    fi
+  else
+    echo "Debian packages: all present"
+  fi
+}
+
+do_build() {
+  step "build ($build_dir, $jobs jobs)"
+  local s=$(date +%s)
+  if cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build_dir/reports/configure.log" 2>&1 &&
+     cmake --build "$build_dir" -j "$jobs" 2>&1 | tee "$build_dir/reports/build.log" | grep -E '^\[ *[0-9]+%\]|error|warning' ; [ "${PIPESTATUS[0]}" = 0 ]; then
+    record build PASS $(( $(date +%s) - s ))
+  else
+    tail -20 "$build_dir/reports/configure.log"; tail -40 "$build_dir/reports/build.log" 2>/dev/null
+    echo "run_checks.sh: the build failed (logs in $build_dir/reports/)" >&2
+    record build FAIL $(( $(date +%s) - s ))
+    print_summary
+    exit 1
+  fi
+}
+
+do_matrix() {
+  step "compile matrix (toolchains/)"
+  local s=$(date +%s) args=()
+  [ "$strict" = 1 ] && args+=(--strict)
+  if [ ! -f toolchains/matrix.py ]; then
+    echo "toolchains/matrix.py not present"; record matrix SKIP 0; return
+  fi
+  if python3 toolchains/matrix.py "${args[@]}" --jobs "$jobs" --reports "$build_dir/reports"; then
+    record matrix PASS $(( $(date +%s) - s ))
+  else
+    record matrix FAIL $(( $(date +%s) - s ))
+  fi
+}
+
+selfcheck_programs() {
+  local f
+  for f in selfcheck/*_check.cu; do basename "$f" .cu; done
+}
+
+do_selfcheck() {
+  local name prog s mode
+  for name in $(selfcheck_programs); do
+    prog="$build_dir/bin/$name"
+    for mode in plain; do
+      step "self-check $name on the emulator ($mode)"
+      s=$(date +%s)
+      if [ ! -x "$prog" ]; then
+        echo "missing $prog"; record "selfcheck $name ($mode)" FAIL 0; continue
+      fi
+      if "$prog" 2>&1 | tee "$build_dir/reports/selfcheck-$name-$mode.txt"; then
+        record "selfcheck $name ($mode)" PASS $(( $(date +%s) - s ))
+      else
+        record "selfcheck $name ($mode)" FAIL $(( $(date +%s) - s ))
+      fi
+    done
+  done
+}
+
+do_test() {
+  step "test suite (ctest, $jobs jobs)"
+  ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" \
+        --output-junit "$PWD/$build_dir/reports/tests.junit.xml"
+  return $?
+}
+
+do_gpu() {
+  if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "run_checks.sh gpu: no GPU found (nvidia-smi)" >&2; exit 1
+  fi
+  if [ -x kernels/bench/run_gpu.sh ]; then
+    kernels/bench/run_gpu.sh "$build_dir"
+  else
+    echo "run_checks.sh gpu: kernels/bench/run_gpu.sh not present" >&2; exit 1
+  fi
+}
+
+print_summary() {
+  step "summary"
+  printf '%-44s %-6s %8s\n' "check" "result" "seconds"
+  printf '%-44s %-6s %8s\n' "--------------------------------------------" "------" "--------"
+  local row name status secs
+  for row in "${summary[@]}"; do
+    IFS='|' read -r name status secs <<<"$row"
+    printf '%-44s %-6s %8s\n' "$name" "$status" "$secs"
+  done
+  printf 'total: %ss; %s\n' $(( $(date +%s) - t0 )) "$([ $failed = 0 ] && echo 'all passed' || echo 'FAILURES above')"
+}
+
+[ "$setup" = 1 ] && do_setup
+case "$command" in
+  test)
+    do_build
+    do_test
+    exit $?
+    ;;
+  matrix)
+    do_matrix
+    ;;
+  selfcheck)
+    do_build
+    do_selfcheck
+    ;;
+  gpu)
+    do_gpu
+    exit $?
+    ;;
+  all)
+    do_build
+    do_matrix
+    do_selfcheck
+    ;;
+esac
+print_summary
+exit $failed
