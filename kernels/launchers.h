@@ -12,6 +12,8 @@
 //   2. plans: the copy unit (CopyPath) and the number of warps per row (num_splits);
 //   3. launches on `stream` (nothing is launched when n == 0) and returns kCudaError if
 //      cudaGetLastError() reports a launch error (the cudaError_t is in LaunchPlan::cuda_error).
+//      Like any cudaGetLastError() call this also clears (and reports) an error left pending by
+//      an earlier call on this thread; a rejected call (status != kOk) never touches CUDA at all.
 // The launch is asynchronous, like any kernel launch: synchronise the stream before reading.
 //
 // Copy path rule (store_kv: row_bytes, both strides and the four base pointers k_cache, v_cache,

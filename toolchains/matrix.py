@@ -103,14 +103,90 @@ def compile_env() -> dict:
 
 
 class Job:
-    def __init__(self, tc, arch, unit, obj, sass_tool):
+    def __init__(self, tc, arch, unit, obj, sass_tool, host=True, cache_file=None):
         self.tc, self.arch, self.unit, self.obj, self.sass_tool = tc, arch, unit, obj, sass_tool
+        self.host = host  # -c (host and device code) for one arch, -cubin for the others
+        self.cache_file = cache_file
+        self.cached = False
         self.status = "pending"
         self.message = ""
         self.output = ""
         self.kernels: List[dict] = []
         self.seconds = 0.0
         self.cmd: List[str] = []
+
+
+CACHE_SCHEMA = 1
+
+
+def parse_depfile(text: str) -> List[str]:
+    """Dependencies of an `nvcc -MD -MF` file (make syntax: `target : dep dep \\`)."""
+    body = text.replace("\\\n", " ")
+    m = re.search(r":\s", body)
+    if not m:
+        return []
+    deps = re.split(r"(?<!\\)\s+", body[m.end():].strip())
+    return [d.replace("\\ ", " ") for d in deps if d]
+
+
+def file_signature(path: Path, root: Path) -> str:
+    """Content hash for the repository's files, size and mtime for the toolchains' headers."""
+    try:
+        st = path.stat()
+    except OSError:
+        return "missing"
+    try:
+        path.resolve().relative_to(root)
+        inside = True
+    except ValueError:
+        inside = False
+    if inside:
+        import hashlib
+        return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
+    return f"stat:{st.st_size}:{st.st_mtime_ns}"
+
+
+def cache_key(job: Job) -> str:
+    return json.dumps({"schema": CACHE_SCHEMA, "cmd": job.cmd,
+                       "nvcc": os.path.realpath(job.tc.nvcc), "version": job.tc.nvcc_version,
+                       "sass_tool": job.sass_tool}, sort_keys=True)
+
+
+def load_cached(job: Job, root: Path) -> bool:
+    """Reuse a previous result when the command, the toolchain and every file the unit
+    includes (as nvcc -MD listed them) are unchanged."""
+    if not job.cache_file or not job.cache_file.is_file():
+        return False
+    try:
+        data = json.loads(job.cache_file.read_text())
+    except (OSError, ValueError):
+        return False
+    if data.get("key") != cache_key(job):
+        return False
+    for dep, sig in data.get("deps", {}).items():
+        if file_signature(Path(dep), root) != sig:
+            return False
+    job.status, job.message = data["status"], data.get("message", "")
+    job.kernels, job.output = data.get("kernels", []), data.get("output", "")
+    job.cached = True
+    return True
+
+
+def store_cached(job: Job, root: Path, depfile: Path) -> None:
+    if not job.cache_file or not depfile.is_file():
+        return
+    deps = {}
+    for d in parse_depfile(depfile.read_text()):
+        p = Path(d) if os.path.isabs(d) else root / d
+        deps[str(p.resolve())] = file_signature(p, root)
+    if not deps:
+        return
+    job.cache_file.parent.mkdir(parents=True, exist_ok=True)
+    tmp = job.cache_file.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"key": cache_key(job), "deps": deps, "status": job.status,
+                               "message": job.message, "kernels": job.kernels,
+                               "output": job.output}))
+    os.replace(tmp, job.cache_file)
 
 
 def run_job(job: Job, root: Path, flags: List[str], include_dirs: List[str]) -> Job:
@@ -120,8 +196,13 @@ def run_job(job: Job, root: Path, flags: List[str], include_dirs: List[str]) -> 
     cmd = [job.tc.nvcc] + flags + [f"-gencode=arch=compute_{num},code={job.arch}"]
     for inc in include_dirs:
         cmd += ["-I", str(root / inc)]
-    cmd += ["-c", str(root / job.unit), "-o", str(job.obj)]
+    cmd += ["-c" if job.host else "-cubin", str(root / job.unit), "-o", str(job.obj)]
     job.cmd = cmd
+    if load_cached(job, root):
+        job.seconds = time.monotonic() - t0
+        return job
+    depfile = job.obj.with_suffix(job.obj.suffix + ".d")
+    cmd = cmd + ["-MD", "-MF", str(depfile)]
     env = compile_env()
     try:
         r = subprocess.run(cmd, cwd=root, capture_output=True, text=True, env=env,
@@ -148,6 +229,10 @@ def run_job(job: Job, root: Path, flags: List[str], include_dirs: List[str]) -> 
         sass_txt = r2.stdout if r2.returncode == 0 else None
     job.kernels = resources.kernel_records(out, res_txt, sass_txt, job.arch)
     job.status = "ok"
+    try:
+        store_cached(job, root, depfile)
+    except OSError:
+        pass
     job.seconds = time.monotonic() - t0
     return job
 
@@ -296,6 +381,10 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--reports", default="build/reports", help="where matrix.{json,md,junit.xml} go")
     ap.add_argument("--work", default="build/matrix", help="where the objects go")
+    ap.add_argument("--result-cache", default="build/matrix-cache",
+                    help="results reused while a unit, everything it includes, the command and "
+                         "the toolchain are unchanged")
+    ap.add_argument("--no-result-cache", action="store_true", help="compile everything")
     ap.add_argument("--root", default=str(HERE.parent), help="repository root")
     ap.add_argument("--manifest", default=str(HERE / "manifest.json"))
     ap.add_argument("--baseline-dir", default=str(HERE / "baseline"))
@@ -310,6 +399,8 @@ def main(argv=None) -> int:
     reports = reports if reports.is_absolute() else root / reports
     work = Path(args.work)
     work = work if work.is_absolute() else root / work
+    rcache = Path(args.result_cache)
+    rcache = rcache if rcache.is_absolute() else root / rcache
     manifest = provision.load_manifest(Path(args.manifest))
     only = [s for s in args.only.split(",") if s] if args.only else None
     tolerance = manifest.get("tolerance", regress.DEFAULT_TOLERANCE)
@@ -344,10 +435,14 @@ def main(argv=None) -> int:
             if arch not in tc.archs:
                 unsupported.append((tc.name, arch))
                 continue
+            host = not any(n == tc.name for n, _ in columns)  # host code: first arch only
             columns.append((tc.name, arch))
             for u in units:
-                jobs.append(Job(tc, arch, u, work / tc.name / arch / (u + ".o"),
-                                sass_tools[tc.name]))
+                jobs.append(Job(tc, arch, u,
+                                work / tc.name / arch / (u + (".o" if host else ".cubin")),
+                                sass_tools[tc.name], host=host,
+                                cache_file=None if args.no_result_cache else
+                                rcache / tc.name / arch / (u + ".json")))
     for n, a in unsupported:
         log(f"   {n} does not support {a}: skipped")
     for tc in tcs:
@@ -369,8 +464,9 @@ def main(argv=None) -> int:
                 done += 1
                 extra = (f"{len(j.kernels)} kernels" if j.status == "ok"
                          else f"{j.message}")
+                how = "cached" if j.cached else f"{j.seconds:.1f}s"
                 log(f"[{done}/{len(jobs)}] {j.tc.name} {j.arch} {j.unit} ... {j.status} "
-                    f"({j.seconds:.1f}s, {extra})")
+                    f"({how}, {extra})")
 
     # 4. names, records
     names = resources.demangle({k["mangled"] for j in jobs for k in j.kernels})

@@ -153,6 +153,15 @@ class Classify(unittest.TestCase):
         self.assertEqual(matrix.classify_failure(out2), "error")
 
 
+class DepFile(unittest.TestCase):
+    def test_parse(self):
+        text = ("/b/x.cubin : kernels/a.cu \\\n    /usr/include/stdc-predef.h \\\n"
+                "    /opt/my\\ dir/h.h \\\n    kernels/store_kv.cuh\n")
+        self.assertEqual(matrix.parse_depfile(text),
+                         ["kernels/a.cu", "/usr/include/stdc-predef.h", "/opt/my dir/h.h",
+                          "kernels/store_kv.cuh"])
+
+
 FAKE_NVCC = r"""#!/usr/bin/env python3
 import os, sys
 args = sys.argv[1:]

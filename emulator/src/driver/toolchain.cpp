@@ -25,6 +25,11 @@ std::vector<std::string> base_flags(const options& o) {
   for (const auto& c : o.compile)
     if (c.rfind("-O", 0) == 0) opt = true;
   if (!opt) f.push_back("-O2");
+  bool debug = false;
+  for (const auto& c : o.compile)
+    if (c.rfind("-g", 0) == 0) debug = true;
+  // Line tables only: fault and timeout reports can then name the user's file:line.
+  if (!debug) f.push_back("-g1");
   for (const auto& c : o.compile) f.push_back(c);
   return f;
 }

@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "check/signals.h"
 #include "exec/block.h"
 #include "exec/options.h"
 #include "exec/worker_pool.h"
@@ -27,13 +28,16 @@ void run_grid(launch_state& launch) {
   }
   const bool reverse = opt.schedule == schedule_kind::reverse;
 
+  watchdog_start(launch);
   worker_pool::instance().parallel_for(nblocks, [&](std::size_t i) {
+    prepare_worker_signals();
     if (launch.aborted.load(std::memory_order_relaxed)) return;
     const std::size_t b = order.empty() ? (reverse ? nblocks - 1 - i : i) : order[i];
     const uint3 idx{static_cast<unsigned>(b % g.x), static_cast<unsigned>((b / g.x) % g.y),
                     static_cast<unsigned>(b / (static_cast<std::size_t>(g.x) * g.y))};
     if (!worker_executor().run(launch, idx, b)) launch.aborted = true;
   });
+  watchdog_stop();
 }
 
 std::string kernel_display_name(const char* spelled, const char* pretty) {

@@ -170,7 +170,9 @@ parameter parse_function_parameter(const context& cx, std::size_t first, std::si
   }
   // What may follow the name: array bounds or a function's parameter list.
   for (; i < p.last; ++i) {
-    if ((cx.is(i, "[") || cx.is(i, "(")) && cx.match[i] != npos && cx.match[i] < p.last) {
+    if (cx.skip_attribute(i) != i) {
+      i = cx.skip_attribute(i) - 1;
+    } else if ((cx.is(i, "[") || cx.is(i, "(")) && cx.match[i] != npos && cx.match[i] < p.last) {
       i = cx.match[i];
     } else if (!is_cv(cx, i) && !cx.is(i, "noexcept")) {
       p.ok = false;

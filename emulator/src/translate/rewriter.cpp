@@ -80,7 +80,7 @@ result rewrite(std::string_view preprocessed, std::string_view file_name) {
   r.text = cx.edits.apply(preprocessed, rejected);
   for (std::size_t offset : rejected) {
     const int line = 1 + static_cast<int>(std::count(preprocessed.begin(), preprocessed.begin() + offset, '\n'));
-    cx.error_at_line(line, "overlapping CUDA constructs here could not be rewritten together");
+    cx.error_at_line(line, "CUDA constructs here could not be rewritten (they overlap, or a multi-line literal would move)");
   }
   r.errors = std::move(cx.errors);
   return r;

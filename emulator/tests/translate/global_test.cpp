@@ -46,6 +46,13 @@ TEST(Global, MoreDeclarators) {
                 registrar(0, "float4 const*, ns::vec<int, 2>, const int&", "k"));
 }
 
+TEST(Global, AttributesInParameters) {
+  EXPECT_EQ(rw("__cuemu_global__ void k(int __attribute__((unused)) a, float b __attribute__((unused))) {}"),
+            G + " void k(int __attribute__((unused)) a, float b __attribute__((unused))) {" +
+                prologue("decltype(a), decltype(b)", "k", "k", ", a, b") + "}" +
+                registrar(0, "int __attribute__((unused)), float __attribute__((unused))", "k"));
+}
+
 TEST(Global, UnnamedParametersGetNames) {
   EXPECT_EQ(rw("__cuemu_global__ void k(const float*, int, const T, unsigned long long, int[4]) {}"),
             G + " void k(const float* __cuemu_p0, int __cuemu_p1, const T __cuemu_p2, unsigned long long __cuemu_p3, int __cuemu_p4[4]) {" +

@@ -1,0 +1,248 @@
+#include "check/signals.h"
+
+#include <execinfo.h>
+#include <pthread.h>
+#include <signal.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "check/report.h"
+#include "check/symbolize.h"
+#include "exec/block.h"
+#include "exec/options.h"
+
+namespace cuemu::detail {
+namespace {
+
+std::mutex g_workers_mutex;
+std::vector<pthread_t> g_workers;
+std::atomic<bool> g_dying{false};
+
+std::string hex_address(const void* p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", p);
+  return buf;
+}
+
+// Backtrace of the interrupted code: the faulting pc first, then the frames unwound from the
+// signal frame (glibc's backtrace steps through the kernel's signal trampoline).
+int interrupted_frames(void* ucontext, void** frames, int max) {
+  int n = backtrace(frames + 1, max - 1);
+  frames[0] = reinterpret_cast<void*>(static_cast<ucontext_t*>(ucontext)->uc_mcontext.gregs[REG_RIP]);
+  // Drop the frames of the handler itself (up to and including the trampoline).
+  int skip = 1;
+  for (int i = 1; i <= n; ++i) {
+    if (frames[i] == frames[0]) { skip = i + 1; break; }
+  }
+  int out = 1;
+  for (int i = skip; i <= n; ++i) frames[out++] = frames[i];
+  return out;
+}
+
+void on_fault(int sig, siginfo_t* info, void* ucontext) {
+  block_executor* e = current_executor();
+  uint3 block{}, thread{};
+  if (!e || !e->describe_current(block, thread) || g_dying.exchange(true)) {
+    if (g_dying.load() && e) pause();  // another CUDA thread is already reporting
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return;
+  }
+  alarm(20);  // symbolization runs addr2line: never let a report hang
+  const launch_state* launch = e->current_launch();
+  const boost::context::stack_context* sc = e->current_stack();
+  const char* addr = static_cast<const char*>(info->si_addr);
+  bool overflow = false;
+  if (sc && (sig == SIGSEGV || sig == SIGBUS)) {
+    const char* bottom = stack_bottom(*sc);
+    overflow = addr < bottom && addr >= bottom - 64 * 1024;
+  }
+  void* frames[64];
+  const int n = interrupted_frames(ucontext, frames, 64);
+  const code_location where = first_user_location(frames, n);
+
+  fault_report r;
+  r.kernel = launch ? launch->kernel_name : "?";
+  r.block = block;
+  r.thread = thread;
+  r.file = where.file.empty() ? (launch ? launch->site.file : nullptr) : where.file.c_str();
+  r.line = where.file.empty() ? (launch ? launch->site.line : 0) : where.line;
+  if (overflow) {
+    r.fault_class = "stack overflow";
+    r.details = "  the CUDA thread used more than its " + std::to_string(sc->size) +
+                "-byte stack; run with a larger --stack-size (e.g. --stack-size=" +
+                std::to_string(sc->size * 4 / 1024) + "K)\n";
+    r.error = cudaErrorLaunchOutOfResources;
+  } else if (sig == SIGSEGV || sig == SIGBUS) {
+    r.fault_class = "invalid memory access";
+    r.details = "  " + std::string(sig == SIGBUS ? "bus error" : "segmentation fault") +
+                " at address " + hex_address(addr) +
+                "; run with --check=memcheck to find the allocation it missed\n";
+    r.error = cudaErrorIllegalAddress;
+  } else if (sig == SIGFPE) {
+    r.fault_class = "arithmetic exception";
+    r.details = "  integer division by zero or overflow (a GPU would return an unspecified value)\n";
+    r.error = cudaErrorLaunchFailure;
+  } else {
+    r.fault_class = "illegal instruction";
+    r.error = cudaErrorIllegalInstruction;
+  }
+  if (where.file.empty()) r.details += "  (no line information: build with -g for the source line; the launch is shown)\n";
+  else if (!where.function.empty()) r.details += "  in " + where.function + "\n";
+  report_fault(r);
+  std::fflush(nullptr);
+  _exit(1);
+}
+
+// --- --timeout ---
+struct running_thread {
+  std::atomic<bool> filled{false};
+  uint3 block{}, thread{};
+  code_location where;
+};
+std::vector<running_thread>* g_running = nullptr;
+std::atomic<int> g_running_next{0};
+
+void on_timeout_probe(int, siginfo_t*, void* ucontext) {
+  block_executor* e = current_executor();
+  uint3 block{}, thread{};
+  if (!e || !e->describe_current(block, thread) || !g_running) return;
+  const int slot = g_running_next.fetch_add(1);
+  if (slot >= static_cast<int>(g_running->size())) return;
+  running_thread& t = (*g_running)[slot];
+  void* frames[64];
+  const int n = interrupted_frames(ucontext, frames, 64);
+  t.where = first_user_location(frames, n);
+  t.block = block;
+  t.thread = thread;
+  t.filled = true;
+  pause();  // the watchdog ends the process
+}
+
+struct watchdog_state {
+  std::mutex m;
+  std::condition_variable cv;
+  bool active = false;
+  std::thread thread;
+};
+watchdog_state& watchdog() {
+  static watchdog_state w;
+  return w;
+}
+
+void fire_timeout(const launch_state& launch, double seconds) {
+  g_dying = true;
+  std::vector<pthread_t> workers;
+  {
+    std::lock_guard<std::mutex> lock(g_workers_mutex);
+    workers = g_workers;
+  }
+  static std::vector<running_thread> slots(workers.size() + 1);
+  g_running = &slots;
+  for (pthread_t w : workers) pthread_kill(w, SIGUSR2);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const int k = std::min<int>(g_running_next.load(), static_cast<int>(slots.size()));
+    bool all = k > 0;
+    for (int i = 0; i < k; ++i) all = all && slots[i].filled.load();
+    if (all && k >= static_cast<int>(workers.size())) break;
+    if (all && std::chrono::steady_clock::now() > deadline - std::chrono::seconds(8)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  fault_report r;
+  r.fault_class = "timeout";
+  r.kernel = launch.kernel_name;
+  r.file = launch.site.file;
+  r.line = launch.site.line;
+  r.error = cudaErrorLaunchTimeout;
+  std::string d = "  the kernel ran longer than --timeout=" + std::to_string(seconds) + " seconds\n";
+  bool first = true;
+  for (auto& s : slots) {
+    if (!s.filled) continue;
+    if (first) {
+      r.block = s.block;
+      r.thread = s.thread;
+      if (!s.where.file.empty()) {
+        r.file = s.where.file.c_str();
+        r.line = s.where.line;
+      }
+      first = false;
+    }
+    d += "  still running: block (" + std::to_string(s.block.x) + "," + std::to_string(s.block.y) +
+         "," + std::to_string(s.block.z) + ") thread (" + std::to_string(s.thread.x) + "," +
+         std::to_string(s.thread.y) + "," + std::to_string(s.thread.z) + ") at " +
+         (s.where.file.empty() ? std::string("<no line information>")
+                               : s.where.file + ":" + std::to_string(s.where.line)) +
+         "\n";
+  }
+  r.details = d;
+  report_fault(r);
+  std::fflush(nullptr);
+  _exit(1);
+}
+
+}  // namespace
+
+void prepare_worker_signals() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa;
+    std::memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigaction(sig, &sa, nullptr);
+    sa.sa_sigaction = on_timeout_probe;
+    sigaction(SIGUSR2, &sa, nullptr);
+  });
+  thread_local bool ready = false;
+  if (ready) return;
+  ready = true;
+  static thread_local std::vector<char> alt(256 * 1024);
+  stack_t ss;
+  ss.ss_sp = alt.data();
+  ss.ss_size = alt.size();
+  ss.ss_flags = 0;
+  sigaltstack(&ss, nullptr);
+  std::lock_guard<std::mutex> lock(g_workers_mutex);
+  g_workers.push_back(pthread_self());
+}
+
+void watchdog_start(const launch_state& launch) {
+  const double seconds = options().timeout_seconds;
+  if (seconds <= 0) return;
+  watchdog_state& w = watchdog();
+  std::unique_lock<std::mutex> lock(w.m);
+  w.active = true;
+  w.thread = std::thread([&w, &launch, seconds] {
+    std::unique_lock<std::mutex> l(w.m);
+    if (!w.cv.wait_for(l, std::chrono::duration<double>(seconds), [&] { return !w.active; })) {
+      l.unlock();
+      fire_timeout(launch, seconds);
+    }
+  });
+}
+
+void watchdog_stop() {
+  if (options().timeout_seconds <= 0) return;
+  watchdog_state& w = watchdog();
+  {
+    std::lock_guard<std::mutex> lock(w.m);
+    w.active = false;
+  }
+  w.cv.notify_all();
+  if (w.thread.joinable()) w.thread.join();
+}
+
+}  // namespace cuemu::detail

@@ -1,0 +1,75 @@
+#include "check/symbolize.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace cuemu::detail {
+namespace {
+
+bool emulator_file(const std::string& f) {
+  return f.find("/emulator/include/") != std::string::npos ||
+         f.find("/emulator/src/") != std::string::npos ||
+         f.find("/include/cuemu/") != std::string::npos || f.find("/usr/include/") != std::string::npos ||
+         f.find("/boost/") != std::string::npos;
+}
+
+}  // namespace
+
+code_location first_user_location(void* const* frames, int count) {
+  code_location none;
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return none;
+  exe[n] = 0;
+  std::string cmd = "addr2line -C -f -i -e '" + std::string(exe) + "'";
+  int used = 0;
+  for (int i = 0; i < count; ++i) {
+    Dl_info info;
+    if (!dladdr(frames[i], &info) || !info.dli_fname || !info.dli_fbase) continue;
+    // Only the program itself carries the user's code (shared libraries are not symbolized).
+    char resolved[4096];
+    if (!realpath(info.dli_fname, resolved)) std::strncpy(resolved, info.dli_fname, sizeof resolved - 1);
+    if (std::strcmp(resolved, exe) != 0 && info.dli_fname[0] != 0) continue;
+    std::uintptr_t a = reinterpret_cast<std::uintptr_t>(frames[i]);
+    const auto* eh = static_cast<const Elf64_Ehdr*>(info.dli_fbase);
+    if (eh->e_type == ET_DYN) a -= reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+    // Return addresses point after the call; step back into it (not for the faulting pc, i==0).
+    if (i > 0) a -= 1;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, " 0x%lx", static_cast<unsigned long>(a));
+    cmd += buf;
+    ++used;
+  }
+  if (!used) return none;
+  cmd += " 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return none;
+  char fn[4096], loc[4096];
+  code_location found;
+  while (std::fgets(fn, sizeof fn, p) && std::fgets(loc, sizeof loc, p)) {
+    fn[std::strcspn(fn, "\n")] = 0;
+    loc[std::strcspn(loc, "\n")] = 0;
+    std::string l(loc);
+    const std::size_t colon = l.rfind(':');
+    if (colon == std::string::npos) continue;
+    std::string file = l.substr(0, colon);
+    const int line = std::atoi(l.c_str() + colon + 1);
+    if (file == "??" || line <= 0 || emulator_file(file)) continue;
+    if (found.file.empty()) {
+      found.file = file;
+      found.line = line;
+      found.function = fn;
+    }
+  }
+  pclose(p);
+  return found;
+}
+
+}  // namespace cuemu::detail

@@ -1,0 +1,20 @@
+// Turning code addresses into the user's file:line (addr2line over the program's debug info), for
+// reports of faults that happen between synchronisation points: invalid memory accesses, stack
+// overflows, kernels still running at --timeout.
+#pragma once
+
+#include <string>
+
+namespace cuemu::detail {
+
+struct code_location {
+  std::string file;  // empty when unknown
+  int line = 0;
+  std::string function;
+};
+
+// Of the return addresses in `frames`, the first that maps to user code (not to the emulator's
+// own headers and sources, not to the C/C++ libraries).
+code_location first_user_location(void* const* frames, int count);
+
+}  // namespace cuemu::detail
