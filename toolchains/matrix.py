@@ -429,8 +429,22 @@ def main(argv=None) -> int:
     if not units:
         log(f"no translation units (*.cu) under {', '.join(manifest.get('sources', []))}")
     columns, jobs, sass_tools, unsupported = [], [], {}, []
+    # cuobjdump may come from another toolchain: the selected ones, and any other of the
+    # manifest that is already installed (never downloaded just for that)
+    sass_pool = list(tcs)
+    prov = provision.Provisioner(manifest, log=log)
+    for entry in manifest["toolchains"]:
+        if entry.get("kind") == "path" or any(t.name == entry["name"] for t in tcs):
+            continue
+        root_dir = prov.installed(entry)
+        if root_dir:
+            try:
+                sass_pool.append(provision.describe(entry["name"], str(root_dir / "bin" / "nvcc"),
+                                                    str(root_dir), "cache"))
+            except provision.ProvisionError:
+                pass
     for tc in tcs:
-        sass_tools[tc.name] = pick_sass_tool(tc, tcs)
+        sass_tools[tc.name] = pick_sass_tool(tc, sass_pool)
         for arch in sorted(matrix_archs, key=arch_key):
             if arch not in tc.archs:
                 unsupported.append((tc.name, arch))

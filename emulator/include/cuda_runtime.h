@@ -37,6 +37,13 @@ inline cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 gridDim, dim3 block
   return ::cuemu::detail::last_launch_result();
 }
 
+template <class... P>
+inline cudaError_t cudaLaunchCooperativeKernel(void (*func)(P...), dim3 gridDim, dim3 blockDim,
+                                               void** args, size_t sharedMem = 0,
+                                               cudaStream_t stream = 0) {
+  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
 // cudaLaunchKernelEx with typed arguments (C++ form). Launch attributes are accepted; those
 // that only change scheduling on a GPU (programmatic dependent launch, priorities) have no
 // effect here.

@@ -520,6 +520,25 @@ void block_executor::fault_at(const lane& l, const char* fault_class, const std:
   }
 }
 
+void block_executor::fault_current_lane(const char* fault_class, const char* file, int line,
+                                        const std::string& details, cudaError_t error) {
+  lane& l = *current_;
+  fault_report r;
+  r.fault_class = fault_class;
+  r.kernel = launch_->kernel_name;
+  r.block = block_idx_;
+  r.thread = l.tid;
+  r.file = file;
+  r.line = line;
+  r.details = details;
+  r.error = error;
+  report_fault(r);
+  faulted_ = true;
+  launch_->aborted = true;
+  yield_to_scheduler();
+  std::abort();  // never resumed
+}
+
 void block_executor::abandon_block() {
   // Runners still holding lanes are suspended inside user code; unwinding them would run
   // user destructors in a broken state, so they and their stacks are deliberately leaked.

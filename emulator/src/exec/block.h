@@ -43,6 +43,11 @@ class block_executor {
   bool describe_current(uint3& block, uint3& thread) const noexcept;
   const launch_state* current_launch() const noexcept { return launch_; }
 
+  // Ends the running CUDA thread with a fault (e.g. a failed device-side assert): the report is
+  // printed, the error made sticky, the rest of the grid abandoned. Does not return.
+  [[noreturn]] void fault_current_lane(const char* fault_class, const char* file, int line,
+                                       const std::string& details, cudaError_t error);
+
  private:
   struct runner;
   struct lane {

@@ -1,5 +1,6 @@
 // The launch path: the configuration pushed by a translated <<<...>>>, validation as a GPU does
 // it (CUDA 13 on an H200), per-kernel attributes, cudaLaunchKernel, and the run itself.
+#include <algorithm>
 #include <cstdio>
 #include <mutex>
 #include <unordered_map>
@@ -213,4 +214,38 @@ extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlo
 extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     int* numBlocks, const void* func, int blockSize, size_t dynamicSMemSize, unsigned int) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, func, blockSize, dynamicSMemSize);
+}
+
+extern "C" cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func,
+                                           void** args) {
+  if (!config) return record_error(cudaErrorInvalidValue);
+  // Launch attributes (programmatic dependent launch, priorities, clusters) change only how a
+  // GPU schedules; launches here run to completion in order, which satisfies all of them.
+  return launch_registered(func, config->gridDim, config->blockDim, args,
+                           config->dynamicSmemBytes, config->stream, "<cudaLaunchKernelEx>", 0);
+}
+
+extern "C" cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim,
+                                                   void** args, size_t sharedMem,
+                                                   cudaStream_t stream) {
+  return launch_registered(func, gridDim, blockDim, args, sharedMem, stream,
+                           "<cudaLaunchCooperativeKernel>", 0);
+}
+
+extern "C" cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize,
+                                                                 const void* func, int numBlocks,
+                                                                 int blockSize) {
+  if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
+  if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0) return record_error(cudaErrorInvalidValue);
+  if (!func) return record_error(cudaErrorInvalidDeviceFunction);
+  const cudaDeviceProp& p = device_properties();
+  if (blockSize > p.maxThreadsPerBlock ||
+      numBlocks * ((blockSize + 31) / 32 * 32) > p.maxThreadsPerMultiProcessor) {
+    *dynamicSmemSize = 0;
+    return cudaSuccess;
+  }
+  const std::size_t per_block = p.sharedMemPerMultiprocessor / static_cast<std::size_t>(numBlocks);
+  const std::size_t avail = per_block > 1024 ? per_block - 1024 : 0;
+  *dynamicSmemSize = std::min(avail, static_cast<std::size_t>(p.sharedMemPerBlockOptin));
+  return cudaSuccess;
 }

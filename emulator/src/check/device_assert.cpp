@@ -1,0 +1,31 @@
+// assert() in device code. glibc's assert macro calls __assert_fail; the program's own
+// definition here takes precedence over the C library's, whichever header order the user has.
+// On a CUDA thread a failed assertion prints CUDA's message and ends the kernel with
+// cudaErrorAssert (sticky, like a GPU); in host code it behaves as glibc's does.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "exec/block.h"
+
+extern "C" [[noreturn]] void __assert_fail(const char* assertion, const char* file,
+                                           unsigned int line, const char* function) noexcept {
+  using namespace cuemu::detail;
+  block_executor* e = current_executor();
+  uint3 block{}, thread{};
+  if (!e || !e->describe_current(block, thread)) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, assertion);
+    std::abort();
+  }
+  // The line a GPU prints, then the emulator's report.
+  char gpu_line[1024];
+  std::snprintf(gpu_line, sizeof gpu_line,
+                "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file,
+                line, function, block.x, block.y, block.z, thread.x, thread.y, thread.z, assertion);
+  std::fflush(stdout);
+  std::fputs(gpu_line, stderr);
+  e->fault_current_lane("device-side assertion failed", file, static_cast<int>(line),
+                        std::string("  assert(") + assertion + ") in " + function + "\n",
+                        cudaErrorAssert);
+}
