@@ -11,14 +11,6 @@ bool is_cv(const context& cx, std::size_t i) {
          cx.is(i, "__restrict__") || cx.is(i, "restrict") || cx.is(i, "register");
 }
 
-bool is_builtin_type(const context& cx, std::size_t i) {
-  static const std::unordered_set<std::string_view> k = {
-      "void", "char", "char8_t", "char16_t", "char32_t", "wchar_t", "bool", "short", "int", "long",
-      "signed", "unsigned", "float", "double", "auto", "__int128", "_Float16", "__fp16", "__bf16",
-      "__signed__", "__unsigned__", "_Bool"};
-  return cx.is_ident(i) && k.count(cx.toks[i].text);
-}
-
 // The end of a top-level `= default` in [first, last).
 std::size_t strip_default(const context& cx, std::size_t first, std::size_t last, bool angles) {
   int angle = 0;
@@ -34,6 +26,16 @@ std::size_t strip_default(const context& cx, std::size_t first, std::size_t last
     }
   }
   return last;
+}
+
+}  // namespace
+
+bool is_builtin_type(const context& cx, std::size_t i) {
+  static const std::unordered_set<std::string_view> k = {
+      "void", "char", "char8_t", "char16_t", "char32_t", "wchar_t", "bool", "short", "int", "long",
+      "signed", "unsigned", "float", "double", "auto", "__int128", "_Float16", "__fp16", "__bf16",
+      "__signed__", "__unsigned__", "_Bool"};
+  return cx.is_ident(i) && k.count(cx.toks[i].text);
 }
 
 // A (possibly qualified) name starting at i: [::] id [<...>] {:: [template] id [<...>]}.
@@ -53,8 +55,6 @@ std::size_t skip_qualified_name(const context& cx, std::size_t i, std::size_t la
   }
   return i;
 }
-
-}  // namespace
 
 std::vector<std::pair<std::size_t, std::size_t>> split_commas(const context& cx, std::size_t first,
                                                                std::size_t last, bool angles) {

@@ -20,6 +20,13 @@ struct parameter {
   bool ok = true;                   // false: could not be parsed
 };
 
+// A builtin type keyword (`int`, `unsigned`, `float`, `auto`, `__int128`, ...) at i.
+bool is_builtin_type(const context& cx, std::size_t i);
+
+// A (possibly qualified) name starting at i: [::] id [<...>] {:: [template] id [<...>]}, not
+// past `last`. Returns the index after it (i if there is none).
+std::size_t skip_qualified_name(const context& cx, std::size_t i, std::size_t last);
+
 // Splits tokens [first, last) at top-level commas (outside ( [ { and, when `angles`, < >).
 std::vector<std::pair<std::size_t, std::size_t>> split_commas(const context& cx, std::size_t first,
                                                                std::size_t last, bool angles);

@@ -36,6 +36,10 @@ bool opens_namespace_scope(const context& cx, std::size_t i) {
 }  // namespace
 
 result rewrite(std::string_view preprocessed, std::string_view file_name) {
+  return rewrite(preprocessed, file_name, options{});
+}
+
+result rewrite(std::string_view preprocessed, std::string_view file_name, const options& opts) {
   context cx(preprocessed, file_name);
   std::vector<bool> scope_is_namespace;  // one entry per open `{`
   std::size_t attribute_end = 0;         // tokens before this index are inside __attribute__
@@ -65,7 +69,7 @@ result rewrite(std::string_view preprocessed, std::string_view file_name) {
       const bool ns = std::all_of(scope_is_namespace.begin(), scope_is_namespace.end(),
                                   [](bool b) { return b; });
       // Continue after the declaration, but keep tracking the braces it contains.
-      const std::size_t next = rewrite_shared(cx, i, ns);
+      const std::size_t next = rewrite_shared(cx, i, ns, opts.shared_as_block_objects);
       for (std::size_t k = i + 1; k < next && k < cx.size(); ++k) {
         if (cx.is(k, "{")) scope_is_namespace.push_back(false);
         if (cx.is(k, "}") && !scope_is_namespace.empty()) scope_is_namespace.pop_back();

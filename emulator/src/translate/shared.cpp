@@ -4,8 +4,19 @@
 //     function scope:  T* const name = reinterpret_cast<T*>(::cuemu::detail::dynamic_shared_memory());
 //     namespace scope: static thread_local T* const name = reinterpret_cast<...>(...);
 //   any other __shared__ -> static thread_local (just thread_local after a `static`)
+// With options::shared_as_block_objects (--check=memcheck/racecheck) every other __shared__
+// declarator becomes a reference to this block's own heap object instead:
+//   [static] __shared__ <specifiers> <ptr-ops> NAME B, ...;
+//     -> <specifiers> <ptr-ops>(&NAME)B = ::cuemu::detail::block_shared<<specifiers> <ptr-ops> B>([] {}); ...
+//   where B (array bounds) is not empty, and without them (g++ -Wall warns about `T (&x)`)
+//     -> <specifiers> <ptr-ops>&NAME = ::cuemu::detail::block_shared<<specifiers> <ptr-ops>>([] {}); ...
+//   (`static` and attributes dropped; one declaration per declarator, all on the first line).
+//   At namespace scope that is an error: a namespace-scope reference cannot be re-bound per
+//   block, and a thread_local would not give each block its own allocation.
+// An initializer on a (non-extern) __shared__ variable is an error in both modes, as in CUDA.
 #include <string>
 
+#include "translate/declarator.h"
 #include "translate/rewrites.h"
 
 namespace cuemu::translate {
@@ -82,9 +93,168 @@ std::size_t rewrite_extern_shared(context& cx, std::size_t start, std::size_t ma
   return end + 1;
 }
 
+// One declarator of a non-extern __shared__ declaration: <ptr-ops> NAME <bounds>.
+struct shared_declarator {
+  std::vector<std::size_t> ptr_ops;  // `*`, `&`, cv-qualifiers before the name
+  std::size_t name = npos;
+  std::vector<std::size_t> bounds;   // the tokens of all `[...]` after the name
+};
+
+struct shared_declaration {
+  bool ok = false;                   // parsed completely, without an initializer
+  std::size_t initializer = npos;    // the `=`, `{` or `(` of an initializer
+  bool defines_type = false;         // `struct S { ... } x;`: the type cannot be repeated
+  std::vector<std::size_t> specifiers;  // without the marker, `static` and attributes
+  std::vector<shared_declarator> declarators;
+};
+
+bool is_cv(const context& cx, std::size_t i) {
+  return cx.is(i, "const") || cx.is(i, "volatile") || cx.is(i, "__restrict") ||
+         cx.is(i, "__restrict__") || cx.is(i, "restrict");
+}
+
+// Parses tokens [start, end) of `[static] __shared__ <decl-specifiers> <declarator>, ...`
+// (the marker, `static` and attributes may sit anywhere and are left out). Stops at the first
+// initializer.
+shared_declaration parse_shared(const context& cx, std::size_t start, std::size_t marker, std::size_t end) {
+  shared_declaration d;
+  auto skip = [&](std::size_t j) {
+    while (j < end) {
+      if (j == marker || cx.is(j, "static")) {
+        ++j;
+      } else if (cx.skip_attribute(j) != j) {
+        j = cx.skip_attribute(j);
+      } else {
+        break;
+      }
+    }
+    return j;
+  };
+  auto take = [&](std::vector<std::size_t>& out, std::size_t first, std::size_t last) {
+    for (std::size_t k = first; k < last; ++k) out.push_back(k);
+  };
+  // decl-specifier-seq
+  bool have_type = false;
+  std::size_t j = skip(start);
+  while (j < end) {
+    if (is_cv(cx, j) || cx.is(j, "register")) {
+      if (is_cv(cx, j)) d.specifiers.push_back(j);
+      ++j;
+    } else if (is_builtin_type(cx, j)) {
+      have_type = true;
+      d.specifiers.push_back(j++);
+    } else if (!have_type && (cx.is(j, "struct") || cx.is(j, "class") || cx.is(j, "union") ||
+                              cx.is(j, "enum") || cx.is(j, "typename"))) {
+      std::size_t e = skip_qualified_name(cx, j + 1, end);
+      if (!cx.is(j, "typename") && cx.is(e, "{") && cx.match[e] != npos && cx.match[e] < end) {
+        d.defines_type = true;
+        e = cx.match[e] + 1;
+      } else if (e == j + 1) {
+        return d;
+      }
+      take(d.specifiers, j, e);
+      j = e;
+      have_type = true;
+    } else if (!have_type &&
+               (cx.is(j, "decltype") || cx.is(j, "__typeof__") || cx.is(j, "typeof") || cx.is(j, "__typeof")) &&
+               cx.is(j + 1, "(") && cx.match[j + 1] != npos && cx.match[j + 1] < end) {
+      take(d.specifiers, j, cx.match[j + 1] + 1);
+      j = cx.match[j + 1] + 1;
+      have_type = true;
+    } else if (!have_type && (cx.is_name(j) || cx.is(j, "::"))) {
+      const std::size_t e = skip_qualified_name(cx, j, end);
+      if (e == j || cx.is(e - 1, "::")) return d;
+      take(d.specifiers, j, e);
+      j = e;
+      have_type = true;
+    } else {
+      break;
+    }
+    j = skip(j);
+  }
+  if (!have_type) return d;
+  // declarators
+  while (true) {
+    shared_declarator decl;
+    for (j = skip(j); j < end && (cx.is(j, "*") || cx.is(j, "&") || cx.is(j, "&&") || is_cv(cx, j));
+         j = skip(j + 1))
+      decl.ptr_ops.push_back(j);
+    if (!cx.is_name(j) || j >= end) return d;
+    decl.name = j;
+    for (j = skip(j + 1); j < end && cx.is(j, "[") && cx.match[j] != npos && cx.match[j] < end;
+         j = skip(cx.match[j] + 1)) {
+      if (cx.match[j] == j + 1) return d;  // `[]`: only extern __shared__ may be unsized
+      take(decl.bounds, j, cx.match[j] + 1);
+    }
+    d.declarators.push_back(std::move(decl));
+    if (j < end && (cx.is(j, "=") || cx.is(j, "{") || cx.is(j, "("))) {
+      d.initializer = j;
+      return d;
+    }
+    if (j == end) break;
+    if (!cx.is(j, ",")) return d;
+    ++j;
+  }
+  d.ok = true;
+  return d;
+}
+
+constexpr const char* initializer_error =
+    "a __shared__ variable cannot have an initializer (CUDA does not allow one); assign it in the kernel";
+
+// options::shared_as_block_objects: the whole declaration [start, end] becomes one reference
+// per declarator, bound to this block's instance.
+std::size_t rewrite_shared_as_block_objects(context& cx, std::size_t start, std::size_t marker,
+                                            bool namespace_scope) {
+  const std::size_t end = declaration_end(cx, marker);
+  if (end == npos) {
+    cx.error(marker, "__shared__ declaration without a terminating ';'");
+    return marker + 1;
+  }
+  const shared_declaration d = parse_shared(cx, start, marker, end);
+  if (d.initializer != npos) {
+    cx.error(marker, initializer_error);
+    return end + 1;
+  }
+  if (namespace_scope) {
+    cx.error(marker,
+             "namespace-scope __shared__ variables are not supported under --check=memcheck/racecheck; "
+             "declare it inside the kernel");
+    return end + 1;
+  }
+  if (!d.ok || d.defines_type) {
+    cx.error(marker,
+             "this __shared__ declaration cannot be rewritten for --check=memcheck/racecheck; "
+             "expected '__shared__ T name[N]...;' (declare the type separately)");
+    return end + 1;
+  }
+  const std::size_t b = cx.toks[start].offset, e = cx.toks[end].end();
+  if (cx.directive_within(b, e)) {
+    cx.error(marker, "a __shared__ declaration split by a line marker cannot be rewritten");
+    return end + 1;
+  }
+  const std::string spec = cx.join(d.specifiers);
+  std::string text;
+  for (const shared_declarator& decl : d.declarators) {
+    const std::string ptr = cx.join(decl.ptr_ops), bounds = cx.join(decl.bounds);
+    std::string type = spec;
+    if (!ptr.empty()) type += " " + ptr;
+    if (!bounds.empty()) type += " " + bounds;
+    // `T (&name)[N]`, but `T &name` without bounds: g++ -Wall warns about `T (&name)`.
+    const std::string name(cx.toks[decl.name].text);
+    if (!text.empty()) text += ' ';
+    text += spec + " " + ptr;
+    if (!ptr.empty() && cx.is_ident(decl.ptr_ops.back())) text += ' ';
+    text += bounds.empty() ? "&" + name : "(&" + name + ")" + bounds;
+    text += " = ::cuemu::detail::block_shared<" + type + ">([] {});";
+  }
+  cx.edits.replace(b, e, std::move(text));
+  return end + 1;
+}
+
 }  // namespace
 
-std::size_t rewrite_shared(context& cx, std::size_t marker, bool namespace_scope) {
+std::size_t rewrite_shared(context& cx, std::size_t marker, bool namespace_scope, bool block_objects) {
   const std::size_t start = declaration_start(cx, marker);
   bool is_extern = false, is_static = false;
   for (std::size_t j = start; j < marker; ++j) {
@@ -110,6 +280,16 @@ std::size_t rewrite_shared(context& cx, std::size_t marker, bool namespace_scope
       return marker + 1;
     }
     return rewrite_extern_shared(cx, start, marker, end, namespace_scope);
+  }
+  if (block_objects) return rewrite_shared_as_block_objects(cx, start, marker, namespace_scope);
+  // Default mode: only an initializer is checked (when the declaration parses that far).
+  const std::size_t end = declaration_end(cx, marker);
+  if (end != npos) {
+    const shared_declaration d = parse_shared(cx, start, marker, end);
+    if (d.initializer != npos) {
+      cx.error(marker, initializer_error);
+      return end + 1;
+    }
   }
   const token& t = cx.toks[marker];
   cx.edits.replace(t.offset, t.end(), is_static ? "thread_local" : "static thread_local");

@@ -24,8 +24,8 @@ namespace ns {
 template <class T, int N>
 __global__ void __launch_bounds__(128) scale(T* __restrict__ p, int n) {
   extern __shared__ __align__(16) unsigned char smem[];
-  __shared__ T tile[N];
-  tile[0] = p[0];
+  __shared__ T tile[N], total;
+  tile[0] = p[0]; total = tile[0]; static_assert(sizeof(tile) == N * sizeof(T), "an array");
   smem[0] = 1;
   if (n > 0) p[n - 1] = tile[0] * static_cast<T>(smem[0]);
 }
@@ -33,7 +33,7 @@ template <> __global__ void scale<double, 4>(double*, int) {}
 }  // namespace ns
 template __global__ void ns::scale<float, 8>(float*, int);
 extern __shared__ float namespace_scope_dyn[];
-__global__ void plain(float* p, int, const float* __restrict__ q) { p[0] = q[0] + namespace_scope_dyn[0]; }
+__global__ void plain(float* p, int, const float* __restrict__ q) { static __shared__ __align__(16) volatile int flag; flag = 1; p[0] = q[0] + namespace_scope_dyn[0] + flag; }
 template <typename... Ts> __global__ void variadic(Ts... xs) { (void)sizeof...(xs); }
 extern "C" __global__ void ck(void) {}
 __global__ void declared_only(int);
@@ -62,6 +62,9 @@ template <class... P, class... A>
 void launch_from_stub(void (*)(P...), const char*, const char*, A&&...) {}
 struct kernel_registrar { template <class... P> kernel_registrar(void (*)(P...), const char*) {} };
 void* dynamic_shared_memory() noexcept;
+// Defined, not just declared: its Key is a lambda, a local type (g++ rejects an undefined
+// function template used with one).
+template <class T, class Key> T& block_shared(Key) noexcept { static T* p; return *p; }
 }}
 )";
 
@@ -83,7 +86,7 @@ class EndToEnd : public ::testing::Test {
   void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
 
   // g++ -E with the emulator's markers; the rewritten text (stubs prepended) in dir_/k.out.ii.
-  void preprocess_and_rewrite(const std::string& extra_flags) {
+  void preprocess_and_rewrite(const std::string& extra_flags, const options& opts = {}) {
     const std::string repo = CUEMU_REPO_ROOT;
     const std::string include = repo + "/emulator/include";
     const std::string host_defines = include + "/cuemu/host_defines.h";
@@ -100,7 +103,7 @@ class EndToEnd : public ::testing::Test {
                             "/k.ii' 2> '" + dir_ + "/e.txt'";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd << "\n" << read_file(dir_ + "/e.txt");
     const std::string pre = read_file(dir_ + "/k.ii");
-    const result r = rewrite(pre, "k.cu");
+    const result r = rewrite(pre, "k.cu", opts);
     for (const diagnostic& e : r.errors) ADD_FAILURE() << e.file << ":" << e.line << ": " << e.message;
     EXPECT_EQ(std::count(r.text.begin(), r.text.end(), '\n'), std::count(pre.begin(), pre.end(), '\n'));
     EXPECT_EQ(r.text.find("<<<"), r.text.find("\"k<<<1, 1>>>(p)\"") + 2);  // only the string keeps <<<
@@ -109,8 +112,9 @@ class EndToEnd : public ::testing::Test {
     std::ofstream(dir_ + "/k.out.ii") << kStubs << r.text;
   }
 
-  int syntax_check() {
-    const std::string cmd = std::string(CUEMU_TEST_CXX) + " -std=c++17 -fsyntax-only -x c++ -fpreprocessed '" +
+  int syntax_check(const std::string& extra_flags = "") {
+    const std::string cmd = std::string(CUEMU_TEST_CXX) + " -std=c++17 -fsyntax-only " + extra_flags +
+                            " -x c++ -fpreprocessed '" +
                             dir_ + "/k.out.ii' 2> '" + dir_ + "/e.txt'";
     return std::system(cmd.c_str());
   }
@@ -121,6 +125,24 @@ class EndToEnd : public ::testing::Test {
 TEST_F(EndToEnd, PreprocessedRewrittenSourceCompiles) {
   preprocess_and_rewrite("");
   EXPECT_EQ(syntax_check(), 0) << read_file(dir_ + "/e.txt");
+}
+
+// --check=memcheck/racecheck: __shared__ variables become references to per-block objects
+// (the array in a template kernel, the scalars in a plain one) and still compile.
+TEST_F(EndToEnd, SharedAsBlockObjectsCompiles) {
+  options opts;
+  opts.shared_as_block_objects = true;
+  preprocess_and_rewrite("", opts);
+  const std::string out = read_file(dir_ + "/k.out.ii");
+  EXPECT_NE(out.find("T (&tile)[N] = ::cuemu::detail::block_shared<T [N]>([] {}); "
+                     "T &total = ::cuemu::detail::block_shared<T>([] {});"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("volatile int &flag = ::cuemu::detail::block_shared<volatile int>([] {});"),
+            std::string::npos)
+      << out;
+  // `T (&x)` without bounds would draw -Wparentheses ("unnecessary parentheses").
+  EXPECT_EQ(syntax_check("-Werror=parentheses"), 0) << read_file(dir_ + "/e.txt");
 }
 
 TEST_F(EndToEnd, CompileErrorsPointAtTheUsersFileAndLine) {

@@ -1,0 +1,415 @@
+// The emulator against plain serial C++ loops, in one program (issue 6, SPEC §6).
+//
+//   cuemu_bench                  for each worker count 1, 2, 4, .. all: the table (re-runs itself
+//                                with CUEMU_WORKERS=w), then scaling, the self-checks, peak memory
+//   cuemu_bench --child          one table with the CUEMU_WORKERS of the environment
+//   cuemu_bench --peak           VmHWM around one tree reduction (MiB above its data)
+//
+// Env: CUEMU_BENCH_REPS (default 9 samples per median), CUEMU_BENCH_WORKERS="1 2" (worker counts),
+// CUEMU_BENCH_ONLY=<substring> (only the workloads whose name contains it).
+// Each workload's emulator time is launch + cudaDeviceSynchronize; its serial time is the same
+// work as a plain loop, timed alternately with it in the same process; both are medians.
+#include <cuda_runtime.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench_common.h"
+
+#define CK(x)                                                                              \
+  do {                                                                                     \
+    cudaError_t e_ = (x);                                                                  \
+    if (e_ != cudaSuccess) {                                                               \
+      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
+      std::exit(1);                                                                        \
+    }                                                                                      \
+  } while (0)
+
+// --- kernels ---
+
+// One warp per row, each lane a uint4 at a time; rows land at idx[row] (store_kv's shape).
+__global__ void row_copy(const uint4* src, uint4* dst, const int* idx, int rows) {
+  const int row = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / 32);
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  if (row >= rows) return;
+  const uint4* s = src + static_cast<size_t>(row) * bench::kVecsPerRow;
+  uint4* d = dst + static_cast<size_t>(idx[row]) * bench::kVecsPerRow;
+  for (int j = lane; j < bench::kVecsPerRow; j += 32) d[j] = s[j];
+}
+
+__global__ void tree_reduce(const float* in, float* out) {
+  __shared__ float s[bench::kReduceBlock];
+  const unsigned t = threadIdx.x;
+  s[t] = in[blockIdx.x * bench::kReduceBlock + t];
+  __syncthreads();
+  for (unsigned stride = bench::kReduceBlock / 2; stride > 0; stride >>= 1) {
+    if (t < stride) s[t] += s[t + stride];
+    __syncthreads();
+  }
+  if (t == 0) out[blockIdx.x] = s[0];
+}
+
+__global__ void warp_sum(const unsigned* in, unsigned* out) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned v = in[i];
+  for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
+  if ((threadIdx.x & 31) == 0) out[i / 32] = v;
+}
+
+__global__ void syncwarp_heavy(const unsigned* in, unsigned* out, int iters) {
+  __shared__ unsigned buf[bench::kSyncwarpBlock];
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned lane = threadIdx.x & 31, base = threadIdx.x & ~31u;
+  unsigned acc = in[i];
+  for (int k = 0; k < iters; ++k) {
+    buf[threadIdx.x] = acc;
+    __syncwarp();
+    acc = acc * 3u + buf[base + ((lane + 1) & 31)];
+    __syncwarp();
+  }
+  out[i] = acc;
+}
+
+__global__ void tiny(int* out) { out[threadIdx.x] = static_cast<int>(threadIdx.x) * 2 + 1; }
+
+namespace {
+
+using bench::result;
+
+template <class T>
+T* dev_alloc(size_t n) {
+  T* p = nullptr;
+  CK(cudaMalloc(&p, n * sizeof(T)));
+  return p;
+}
+
+template <class T>
+void to_dev(T* d, const std::vector<T>& h) {
+  CK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+}
+
+template <class T>
+std::vector<T> from_dev(const T* d, size_t n) {
+  std::vector<T> h(n);
+  CK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+result bench_row_copy() {
+  using namespace bench;
+  result r{"row_copy 16Kx2KiB"};
+  const size_t nvec = static_cast<size_t>(kRows) * kVecsPerRow;
+  std::vector<uint4> src(nvec), want(nvec);
+  uint64_t s = 1;
+  for (auto& v : src) v = make_uint4(mix(s), mix(s), mix(s), mix(s));
+  std::vector<int> idx(kRows);
+  for (int i = 0; i < kRows; ++i) idx[i] = static_cast<int>((i * 7919ull) % kRows);  // a permutation
+  uint4 *dsrc = dev_alloc<uint4>(nvec), *ddst = dev_alloc<uint4>(nvec);
+  int* didx = dev_alloc<int>(kRows);
+  to_dev(dsrc, src);
+  to_dev(didx, idx);
+  const int grid = kRows * 32 / kRowThreads;
+  time_pair(
+      r,
+      [&] {
+        row_copy<<<grid, kRowThreads>>>(dsrc, ddst, didx, kRows);
+        CK(cudaDeviceSynchronize());
+      },
+      [&] { serial_row_copy(src.data(), want.data(), idx.data(), kRows); });
+  r.check = compare(from_dev(ddst, nvec), want);
+  CK(cudaFree(dsrc));
+  CK(cudaFree(ddst));
+  CK(cudaFree(didx));
+  return r;
+}
+
+result bench_tree_reduce() {
+  using namespace bench;
+  result r{"tree_reduce 1M f32 x256"};
+  std::vector<float> in(kReduceN), want(kReduceN / kReduceBlock);
+  uint64_t s = 2;
+  for (auto& v : in) v = static_cast<float>(mix(s) % 2000001) / 1000.0f - 1000.0f;
+  float* din = dev_alloc<float>(in.size());
+  float* dout = dev_alloc<float>(want.size());
+  to_dev(din, in);
+  time_pair(
+      r,
+      [&] {
+        tree_reduce<<<kReduceN / kReduceBlock, kReduceBlock>>>(din, dout);
+        CK(cudaDeviceSynchronize());
+      },
+      [&] { serial_tree_reduce(in.data(), want.data(), kReduceN); });
+  r.sync_ops = static_cast<double>(kReduceN) * kReduceBarriers;
+  r.check = compare(from_dev(dout, want.size()), want);
+  CK(cudaFree(din));
+  CK(cudaFree(dout));
+  return r;
+}
+
+result bench_warp_sum() {
+  using namespace bench;
+  result r{"warp_shfl_sum 1M i32"};
+  std::vector<unsigned> in(kShflN), want(kShflN / 32);
+  uint64_t s = 3;
+  for (auto& v : in) v = static_cast<unsigned>(mix(s) % 1000);
+  unsigned* din = dev_alloc<unsigned>(in.size());
+  unsigned* dout = dev_alloc<unsigned>(want.size());
+  to_dev(din, in);
+  time_pair(
+      r,
+      [&] {
+        warp_sum<<<kShflN / kShflBlock, kShflBlock>>>(din, dout);
+        CK(cudaDeviceSynchronize());
+      },
+      [&] { serial_warp_sum(in.data(), want.data(), kShflN); });
+  r.shuffle_ops = static_cast<double>(kShflN) * kShflPerLane;
+  r.check = compare(from_dev(dout, want.size()), want);
+  CK(cudaFree(din));
+  CK(cudaFree(dout));
+  return r;
+}
+
+result bench_syncwarp() {
+  using namespace bench;
+  result r{"syncwarp x32 64K thr"};
+  std::vector<unsigned> in(kSyncwarpN), want(kSyncwarpN);
+  uint64_t s = 4;
+  for (auto& v : in) v = static_cast<unsigned>(mix(s));
+  unsigned* din = dev_alloc<unsigned>(in.size());
+  unsigned* dout = dev_alloc<unsigned>(in.size());
+  to_dev(din, in);
+  time_pair(
+      r,
+      [&] {
+        syncwarp_heavy<<<kSyncwarpN / kSyncwarpBlock, kSyncwarpBlock>>>(din, dout, kSyncwarpIters);
+        CK(cudaDeviceSynchronize());
+      },
+      [&] { serial_syncwarp(in.data(), want.data(), kSyncwarpN, kSyncwarpIters); });
+  r.sync_ops = static_cast<double>(kSyncwarpN) * 2 * kSyncwarpIters;
+  r.check = compare(from_dev(dout, want.size()), want);
+  CK(cudaFree(din));
+  CK(cudaFree(dout));
+  return r;
+}
+
+result bench_launch() {
+  using namespace bench;
+  result r{"launch <<<1,32>>> (per)"};
+  std::vector<int> want(32);
+  int* dout = dev_alloc<int>(32);
+  time_pair(
+      r,
+      [&] {
+        for (int i = 0; i < kLaunchBatch; ++i) {
+          tiny<<<1, 32>>>(dout);
+          CK(cudaDeviceSynchronize());
+        }
+      },
+      [&] {
+        for (int i = 0; i < kLaunchBatch; ++i) {
+          serial_tiny(want.data());
+          asm volatile("" ::"r"(want.data()) : "memory");
+        }
+      });
+  r.emu_ms /= kLaunchBatch;
+  r.serial_ms /= kLaunchBatch;
+  r.emu_cpu_ms /= kLaunchBatch;
+  r.serial_cpu_ms /= kLaunchBatch;
+  r.check = compare(from_dev(dout, 32), want);
+  CK(cudaFree(dout));
+  return r;
+}
+
+int child() {
+  const char* w = std::getenv("CUEMU_WORKERS");
+  std::printf("CUEMU_WORKERS=%s, %d samples per median\n", w ? w : "(all)", bench::reps());
+  bench::print_header("emulator_ms");
+  // CUEMU_BENCH_ONLY=substring runs only the matching workloads (for profiling one of them).
+  const char* only = std::getenv("CUEMU_BENCH_ONLY");
+  auto want = [&](const char* name) { return !only || std::strstr(name, only) != nullptr; };
+  std::vector<result> rows;
+  if (want("row_copy")) rows.push_back(bench_row_copy());
+  if (want("tree_reduce")) rows.push_back(bench_tree_reduce());
+  if (want("warp_shfl_sum")) rows.push_back(bench_warp_sum());
+  if (want("syncwarp")) rows.push_back(bench_syncwarp());
+  if (want("launch")) rows.push_back(bench_launch());
+  int fails = 0;
+  for (const result& r : rows) {
+    bench::print_row(r);
+    if (r.check != "ok") ++fails;
+  }
+  for (const result& r : rows) std::printf("#EMU\t%s\t%.6f\n", r.name.c_str(), r.emu_ms);
+  return fails ? 1 : 0;
+}
+
+int peak() {
+  using namespace bench;
+  const long rss0 = proc_status_kib("VmRSS");
+  std::vector<float> in(kReduceN), out(kReduceN / kReduceBlock);
+  uint64_t s = 2;
+  for (auto& v : in) v = static_cast<float>(mix(s) % 1000);
+  float* din = dev_alloc<float>(in.size());
+  float* dout = dev_alloc<float>(out.size());
+  to_dev(din, in);
+  CK(cudaMemset(dout, 0, out.size() * sizeof(float)));
+  const long before = proc_status_kib("VmHWM");
+  tree_reduce<<<kReduceN / kReduceBlock, kReduceBlock>>>(din, dout);
+  CK(cudaDeviceSynchronize());
+  CK(cudaMemcpy(out.data(), dout, out.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  const long hwm = proc_status_kib("VmHWM");
+  const double data_mib = 2.0 * (in.size() + out.size()) * sizeof(float) / (1 << 20);
+  std::printf("#PEAK\t%ld\t%ld\t%ld\t%.3f\n", rss0, before, hwm, data_mib);
+  return 0;
+}
+
+std::string self_path() {
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "";
+  buf[n] = 0;
+  return buf;
+}
+
+// Runs `cmd`; returns its exit status, its stdout in `out`.
+int run_capture(const std::string& cmd, std::string& out) {
+  out.clear();
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return -1;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int st = pclose(p);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int parent() {
+  const std::string self = self_path();
+  const std::string dir = self.substr(0, self.rfind('/'));
+  const unsigned ncpu = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<unsigned> workers;
+  if (const char* s = std::getenv("CUEMU_BENCH_WORKERS")) {
+    for (char* p = const_cast<char*>(s); *p;) {
+      char* end;
+      const unsigned long v = std::strtoul(p, &end, 10);
+      if (end == p) { ++p; continue; }
+      workers.push_back(static_cast<unsigned>(v));
+      p = end;
+    }
+  } else {
+    for (unsigned w = 1; w < ncpu; w *= 2) workers.push_back(w);
+    workers.push_back(ncpu);
+  }
+  std::printf("cuemu_bench: %u hardware threads; worker counts:", ncpu);
+  for (unsigned w : workers) std::printf(" %u", w);
+  std::printf("\n\n");
+  int status = 0;
+  std::map<std::string, std::map<unsigned, double>> emu;  // workload -> workers -> ms
+  std::vector<std::string> order;
+  for (unsigned w : workers) {
+    std::string out;
+    const int rc = run_capture("CUEMU_WORKERS=" + std::to_string(w) + " '" + self + "' --child", out);
+    if (rc != 0) status = 1;
+    size_t pos = 0;
+    while (pos < out.size()) {
+      size_t nl = out.find('\n', pos);
+      if (nl == std::string::npos) nl = out.size();
+      const std::string line = out.substr(pos, nl - pos);
+      pos = nl + 1;
+      if (line.rfind("#EMU\t", 0) == 0) {
+        const size_t t2 = line.find('\t', 5);
+        const std::string name = line.substr(5, t2 - 5);
+        if (!emu.count(name)) order.push_back(name);
+        emu[name][w] = std::atof(line.c_str() + t2 + 1);
+      } else {
+        std::printf("%s\n", line.c_str());
+      }
+    }
+    if (rc != 0) std::printf("FAIL: child with CUEMU_WORKERS=%u exited with %d\n", w, rc);
+    std::printf("\n");
+  }
+
+  // The self-checks, timed as whole programs (wall clock, median of 3), when built beside us.
+  const char* checks[] = {"store_kv_check", "embedding_check"};
+  bool any_check = false;
+  for (const char* c : checks) {
+    const std::string path = dir + "/" + c;
+    if (access(path.c_str(), X_OK) != 0) continue;
+    if (!any_check) {
+      std::printf("self-checks (whole program, wall ms, median of 3):\n%-26s", "program");
+      for (unsigned w : workers) std::printf(" %10s%-3u", "workers=", w);
+      std::printf("  check\n");
+      any_check = true;
+    }
+    std::printf("%-26s", c);
+    std::string verdict = "ok";
+    for (unsigned w : workers) {
+      std::vector<double> t;
+      for (int i = 0; i < 3; ++i) {
+        std::string out;
+        const double t0 = bench::now_ms();
+        const int rc = run_capture("CUEMU_WORKERS=" + std::to_string(w) + " '" + path + "' 2>&1", out);
+        t.push_back(bench::now_ms() - t0);
+        if (rc != 0 || out.find("\nFAIL ") != std::string::npos || out.rfind("FAIL ", 0) == 0)
+          verdict = "FAIL";
+      }
+      const double m = bench::median(t);
+      std::printf(" %13.1f", m);
+      emu[std::string("selfcheck ") + c][w] = m;
+    }
+    if (verdict != "ok") status = 1;
+    std::printf("  %s\n", verdict.c_str());
+    order.push_back(std::string("selfcheck ") + c);
+  }
+  if (any_check) std::printf("\n");
+
+  if (workers.size() > 1) {
+    std::printf("scaling (emulator time at %u worker / at w workers):\n%-26s", workers.front(),
+                "workload");
+    for (unsigned w : workers) std::printf("  w=%-5u", w);
+    std::printf("\n");
+    for (const std::string& name : order) {
+      std::printf("%-26s", name.c_str());
+      const double base = emu[name][workers.front()];
+      for (unsigned w : workers) std::printf("  %6.2fx", base / emu[name][w]);
+      std::printf("\n");
+    }
+    std::printf("\n");
+  }
+
+  std::printf("peak memory around one tree reduction (1M floats; data = host + device copies):\n");
+  for (unsigned w : {1u, ncpu}) {
+    std::string out;
+    run_capture("CUEMU_WORKERS=" + std::to_string(w) + " '" + self + "' --peak", out);
+    long rss0 = 0, before = 0, hwm = 0;
+    double data = 0;
+    if (std::sscanf(out.c_str(), "#PEAK\t%ld\t%ld\t%ld\t%lf", &rss0, &before, &hwm, &data) == 4) {
+      const double above = (hwm - rss0) / 1024.0 - data;
+      std::printf("  workers=%u: VmRSS at start %.1f MiB, VmHWM before launch %.1f MiB, after %.1f "
+                  "MiB; data %.1f MiB; peak above start + data: %.1f MiB (%s 64 MiB target)\n",
+                  w, rss0 / 1024.0, before / 1024.0, hwm / 1024.0, data, above,
+                  above <= 64 ? "within" : "OVER");
+    } else {
+      std::printf("  workers=%u: FAIL (no #PEAK line)\n", w);
+      status = 1;
+    }
+    if (ncpu == 1) break;
+  }
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "--child") return child();
+  if (mode == "--peak") return peak();
+  return parent();
+}
