@@ -49,6 +49,20 @@ namespace {
 constexpr int64_t kMaxGridBlocks = 2147483647;         // gridDim.x limit, 2^31 - 1
 constexpr int64_t kMaxRows = int64_t{1} << 56;          // keeps n * splits + grid step < 2^63
 constexpr int64_t kInt64Max = INT64_MAX;
+// Units each lane copies per step (loads in flight per lane and array), by kernel and copy unit,
+// as measured on an H200 (kernels/bench/RESULTS.md). store_kv: a warp moves 512 contiguous bytes
+// of k and of v per step (1 uint4, 4 uint32 or 8 uint16 per lane); more per lane lost because
+// its scattered cache writes, not load latency, limit it. The embedding, whose weight-row reads are
+// scattered, gains from more loads in flight: 4 uint4, 8 uint32 or 16 uint16 per lane.
+template <typename V> constexpr int store_kv_unroll() {
+  return sizeof(V) == 16 ? 1 : sizeof(V) == 4 ? 4 : 8;
+}
+template <typename V> constexpr int embedding_unroll() {
+  return sizeof(V) == 16 ? 4 : sizeof(V) == 4 ? 8 : 16;
+}
+int store_kv_unroll_for(int64_t unit) { return unit == 16 ? 1 : unit == 4 ? 4 : 8; }
+int embedding_unroll_for(int64_t unit) { return unit == 16 ? 4 : unit == 4 ? 8 : 16; }
+constexpr bool kStreaming = false;  // __ldcs/__stcs hints: no gain measured (RESULTS.md)
 
 // The largest power of two (16, 4 or 2) dividing every value, or 0 if some value is odd.
 int64_t common_alignment(const int64_t* values, int count) {
@@ -66,6 +80,21 @@ int choose_splits(int64_t row_bytes) {
   if (row_bytes % 2048 == 0) return 4;
   if (row_bytes % 1024 == 0) return 2;
   return 1;
+}
+
+int log2_of(int64_t pow2) {
+  int s = 0;
+  while ((int64_t{1} << s) < pow2) ++s;
+  return s;
+}
+
+// Lanes per work item: the smallest power of two (at most a warp) whose lanes cover the segment
+// with `unroll` units each, so that short rows share a warp instead of idling lanes.
+int choose_lanes(int64_t seg_units, int unroll) {
+  const int64_t per_lane = (seg_units + unroll - 1) / unroll;
+  int lanes = 1;
+  while (lanes < kWarpSize && lanes < per_lane) lanes *= 2;
+  return lanes;
 }
 
 bool valid_element_size(int64_t es) { return es == 2 || es == 4 || es == 8; }
@@ -88,15 +117,20 @@ Status reject(LaunchPlan* plan, Status s) {
 
 // Fills the parts of the plan common to both kernels once the path is known.
 Status finish_plan(LaunchPlan* plan, int64_t n, int64_t row_bytes, int64_t align,
-                   int64_t max_blocks) {
+                   int64_t max_blocks, int (*unroll_for)(int64_t)) {
   LaunchPlan p;
   p.threads = kThreadsPerBlock;
   if (n > 0) {
     p.path = static_cast<CopyPath>(align);
     p.num_splits = choose_splits(row_bytes);
-    const int64_t warps = n * p.num_splits;
+    p.unroll = unroll_for(align);
+    const int64_t row_units = row_bytes / align;
+    const int64_t seg_units = (row_units + p.num_splits - 1) / p.num_splits;
+    p.lanes = choose_lanes(seg_units, p.unroll);
+    const int64_t groups_per_block = kThreadsPerBlock / p.lanes;
+    const int64_t items = n * p.num_splits;
     const int64_t cap = max_blocks > 0 && max_blocks < kMaxGridBlocks ? max_blocks : kMaxGridBlocks;
-    const int64_t blocks = (warps + kWarpsPerBlock - 1) / kWarpsPerBlock;
+    const int64_t blocks = (items + groups_per_block - 1) / groups_per_block;
     p.blocks = blocks < cap ? blocks : cap;
   }
   if (plan != nullptr) *plan = p;
@@ -104,57 +138,45 @@ Status finish_plan(LaunchPlan* plan, int64_t n, int64_t row_bytes, int64_t align
 }
 
 // ---- store_kv dispatch: path -> index type -> splits ----
-template <typename V, typename Index, int S>
+template <typename V, typename Index>
 void store_kv_typed(const StoreKvArgs& a, const LaunchPlan& p, cudaStream_t stream) {
   constexpr int64_t u = sizeof(V);
-  store_kv_kernel<V, Index, S><<<static_cast<unsigned int>(p.blocks), p.threads, 0, stream>>>(
-      static_cast<V*>(a.k_cache), static_cast<V*>(a.v_cache), static_cast<const Index*>(a.indices),
-      static_cast<const V*>(a.k), static_cast<const V*>(a.v), a.n, a.row_bytes / u, a.cache_rows,
-      a.cache_stride_bytes / u, a.input_stride_bytes / u);
-}
-
-template <typename V, typename Index>
-void store_kv_splits(const StoreKvArgs& a, const LaunchPlan& p, cudaStream_t stream) {
-  switch (p.num_splits) {
-    case 4: store_kv_typed<V, Index, 4>(a, p, stream); break;
-    case 2: store_kv_typed<V, Index, 2>(a, p, stream); break;
-    default: store_kv_typed<V, Index, 1>(a, p, stream); break;
-  }
+  store_kv_kernel<V, Index, store_kv_unroll<V>(), kStreaming>
+      <<<static_cast<unsigned int>(p.blocks), p.threads, 0, stream>>>(
+          static_cast<V*>(a.k_cache), static_cast<V*>(a.v_cache),
+          static_cast<const Index*>(a.indices), static_cast<const V*>(a.k),
+          static_cast<const V*>(a.v), a.n, a.row_bytes / u, a.cache_rows,
+          a.cache_stride_bytes / u, a.input_stride_bytes / u, log2_of(p.num_splits),
+          log2_of(p.lanes));
 }
 
 template <typename V>
 void store_kv_index(const StoreKvArgs& a, const LaunchPlan& p, cudaStream_t stream) {
   if (a.index_type == IndexType::kInt64) {
-    store_kv_splits<V, int64_t>(a, p, stream);
+    store_kv_typed<V, int64_t>(a, p, stream);
   } else {
-    store_kv_splits<V, int32_t>(a, p, stream);
+    store_kv_typed<V, int32_t>(a, p, stream);
   }
 }
 
 // ---- embedding dispatch: path -> index type -> splits ----
-template <typename V, typename Index, int S>
+template <typename V, typename Index>
 void embedding_typed(const EmbeddingArgs& a, const LaunchPlan& p, cudaStream_t stream) {
   constexpr int64_t u = sizeof(V);
-  embedding_kernel<V, Index, S><<<static_cast<unsigned int>(p.blocks), p.threads, 0, stream>>>(
-      static_cast<V*>(a.out), static_cast<const V*>(a.weight), static_cast<const Index*>(a.ids),
-      a.n, a.row_bytes / u, a.start, a.length, a.out_stride_bytes / u, a.weight_stride_bytes / u);
-}
-
-template <typename V, typename Index>
-void embedding_splits(const EmbeddingArgs& a, const LaunchPlan& p, cudaStream_t stream) {
-  switch (p.num_splits) {
-    case 4: embedding_typed<V, Index, 4>(a, p, stream); break;
-    case 2: embedding_typed<V, Index, 2>(a, p, stream); break;
-    default: embedding_typed<V, Index, 1>(a, p, stream); break;
-  }
+  embedding_kernel<V, Index, embedding_unroll<V>(), kStreaming>
+      <<<static_cast<unsigned int>(p.blocks), p.threads, 0, stream>>>(
+          static_cast<V*>(a.out), static_cast<const V*>(a.weight),
+          static_cast<const Index*>(a.ids), a.n, a.row_bytes / u, a.start, a.length,
+          a.out_stride_bytes / u, a.weight_stride_bytes / u, log2_of(p.num_splits),
+          log2_of(p.lanes));
 }
 
 template <typename V>
 void embedding_index(const EmbeddingArgs& a, const LaunchPlan& p, cudaStream_t stream) {
   if (a.index_type == IndexType::kInt64) {
-    embedding_splits<V, int64_t>(a, p, stream);
+    embedding_typed<V, int64_t>(a, p, stream);
   } else {
-    embedding_splits<V, int32_t>(a, p, stream);
+    embedding_typed<V, int32_t>(a, p, stream);
   }
 }
 
@@ -177,7 +199,7 @@ Status plan_store_kv(const StoreKvArgs& a, LaunchPlan* plan) {
       !valid_stride(a.input_stride_bytes, a.row_bytes, a.element_size))
     return reject(plan, Status::kBadStride);
   if (!valid_index_type(a.index_type)) return reject(plan, Status::kBadIndexType);
-  if (a.n == 0) return finish_plan(plan, 0, a.row_bytes, 0, a.max_blocks);
+  if (a.n == 0) return finish_plan(plan, 0, a.row_bytes, 0, a.max_blocks, store_kv_unroll_for);
   if (a.k_cache == nullptr || a.v_cache == nullptr || a.indices == nullptr || a.k == nullptr ||
       a.v == nullptr)
     return reject(plan, Status::kNullPointer);
@@ -191,7 +213,7 @@ Status plan_store_kv(const StoreKvArgs& a, LaunchPlan* plan) {
   const int64_t align = common_alignment(parts, 7);
   if (align == 0 || address(a.indices) % index_size(a.index_type) != 0)
     return reject(plan, Status::kMisaligned);
-  return finish_plan(plan, a.n, a.row_bytes, align, a.max_blocks);
+  return finish_plan(plan, a.n, a.row_bytes, align, a.max_blocks, store_kv_unroll_for);
 }
 
 Status plan_embedding(const EmbeddingArgs& a, LaunchPlan* plan) {
@@ -206,7 +228,7 @@ Status plan_embedding(const EmbeddingArgs& a, LaunchPlan* plan) {
   if (!valid_index_type(a.index_type)) return reject(plan, Status::kBadIndexType);
   if (a.start < 0 || a.length < 0 || a.start > kInt64Max - a.length)
     return reject(plan, Status::kBadShard);
-  if (a.n == 0) return finish_plan(plan, 0, a.row_bytes, 0, a.max_blocks);
+  if (a.n == 0) return finish_plan(plan, 0, a.row_bytes, 0, a.max_blocks, embedding_unroll_for);
   if (a.out == nullptr || a.ids == nullptr || (a.weight == nullptr && a.length > 0))
     return reject(plan, Status::kNullPointer);
   if (!fits(a.length, a.weight_stride_bytes, a.row_bytes) ||
@@ -217,7 +239,7 @@ Status plan_embedding(const EmbeddingArgs& a, LaunchPlan* plan) {
   const int64_t align = common_alignment(parts, 5);
   if (align == 0 || address(a.ids) % index_size(a.index_type) != 0)
     return reject(plan, Status::kMisaligned);
-  return finish_plan(plan, a.n, a.row_bytes, align, a.max_blocks);
+  return finish_plan(plan, a.n, a.row_bytes, align, a.max_blocks, embedding_unroll_for);
 }
 
 Status launch_store_kv(const StoreKvArgs& a, cudaStream_t stream, LaunchPlan* plan) {

@@ -21,8 +21,13 @@
 //   all multiples of 16 -> CopyPath::kUint4; else all multiples of 4 -> kUint32;
 //   else all multiples of 2 -> kUint16; else kMisaligned.
 // Split rule: num_splits = 4 if row_bytes % 2048 == 0, 2 if row_bytes % 1024 == 0, else 1.
-// Grid: 128 threads (4 warps) per block, ceil(n * num_splits / 4) blocks, at most max_blocks
-// (default and upper limit 2^31-1); the kernels loop grid-stride, so any n is covered.
+// Work items: n * num_splits row segments; each is copied by a lane group of `lanes` lanes (the
+// smallest power of two <= 32 whose lanes cover the segment with `unroll` units each, so short
+// rows share a warp), each lane loading `unroll` units per source before storing them. unroll by
+// kernel and copy unit: store_kv 1 (uint4), 4 (uint32), 8 (uint16); embedding 4, 8, 16.
+// Grid: 128 threads (4 warps) per block, ceil(n * num_splits / (128 / lanes)) blocks, at most
+// max_blocks (default and upper limit 2^31-1); the kernels loop grid-stride, so any n is covered.
+// (Tuning and measurements: kernels/bench/RESULTS.md.)
 #pragma once
 
 #include <cuda_runtime.h>
@@ -58,9 +63,11 @@ const char* copy_path_name(CopyPath p);  // "uint4", "uint32", "uint16", "none"
 
 struct LaunchPlan {
   CopyPath path = CopyPath::kNone;  // kNone when nothing is launched (n == 0) or on error
-  int num_splits = 0;               // warps per row: 1, 2 or 4 (0 on error)
+  int num_splits = 0;               // segments per row: 1, 2 or 4 (0 on error)
   int64_t blocks = 0;               // grid size (0 when nothing is launched)
-  int threads = 0;                  // block size (128)
+  int threads = 0;                  // block size (256)
+  int lanes = 0;                    // lanes per work item (row segment): 1..32, a power of two
+  int unroll = 0;                   // units each lane loads per step before storing
   cudaError_t cuda_error = cudaSuccess;
 };
 

@@ -46,7 +46,7 @@ struct EmbSpec {
   int64_t max_blocks = 0;
   CopyPath path = CopyPath::kUint4;
   int splits = 1;
-  int64_t blocks = -1;  // expected grid size, -1: ceil(n * splits / 4)
+  int64_t blocks = -1;  // expected grid size, -1: selfcheck::expected_blocks()
 };
 
 struct EmbSetup {
@@ -57,7 +57,9 @@ struct EmbSetup {
 void normalise(EmbSpec& s) {
   if (s.out_stride == 0) s.out_stride = s.row_bytes;
   if (s.weight_stride == 0) s.weight_stride = s.row_bytes;
-  if (s.blocks < 0) s.blocks = (s.n * s.splits + 3) / 4;
+  if (s.blocks < 0)
+    s.blocks = selfcheck::expected_blocks(s.n, s.row_bytes, static_cast<int64_t>(s.path), s.splits,
+                                          s.path == CopyPath::kUint4 ? 4 : s.path == CopyPath::kUint32 ? 8 : 16);
 }
 
 std::vector<int64_t> make_ids(const EmbSpec& s, selfcheck::SplitMix64& rng) {
@@ -332,6 +334,9 @@ std::vector<EmbSpec> specs() {
   s = {}; s.name = "split4_grid_stride"; s.n = 300; s.vocab = 400; s.start = 100;
   s.length = 200; s.row_bytes = 2048; s.ids = Ids::kWide; s.splits = 4; s.max_blocks = 7;
   s.blocks = 7; add(s);
+  // Many rows: 4 KiB rows in 4 segments, 4 uint4 per lane and step.
+  s = {}; s.name = "many_rows_split4"; s.n = 4096; s.vocab = 600; s.start = 100;
+  s.length = 400; s.row_bytes = 4096; s.ids = Ids::kWide; s.splits = 4; add(s);
   return v;
 }
 

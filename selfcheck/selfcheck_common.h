@@ -220,4 +220,17 @@ inline void store_indices(std::vector<uint8_t>& bytes, const std::vector<int64_t
   }
 }
 
+// The grid the launchers document (kernels/launchers.h) for n rows of row_bytes copied in units of
+// unit_bytes (16, 4 or 2) with `splits` segments per row, each lane moving `unroll` units per
+// step: a work item gets the smallest power-of-two lane group (at most 32) that covers its
+// segment in one step, and a 128-thread block holds 128 / lanes items.
+inline int64_t expected_blocks(int64_t n, int64_t row_bytes, int64_t unit_bytes, int64_t splits,
+                               int64_t unroll) {
+  const int64_t seg = (row_bytes / unit_bytes + splits - 1) / splits;
+  int64_t lanes = 1;
+  while (lanes < 32 && lanes * unroll < seg) lanes *= 2;
+  const int64_t items_per_block = 128 / lanes;
+  return (n * splits + items_per_block - 1) / items_per_block;
+}
+
 }  // namespace selfcheck

@@ -44,7 +44,7 @@ struct StoreSpec {
   int64_t max_blocks = 0;
   CopyPath path = CopyPath::kUint4;  // what the launcher must choose
   int splits = 1;
-  int64_t blocks = -1;  // expected grid size, -1: ceil(n * splits / 4)
+  int64_t blocks = -1;  // expected grid size, -1: selfcheck::expected_blocks()
 };
 
 // The buffers of one store_kv case, their device pointers and the CPU reference.
@@ -69,7 +69,9 @@ struct StoreSetup {
 void normalise(StoreSpec& s) {
   if (s.cache_stride == 0) s.cache_stride = s.pool_view ? 2 * s.row_bytes : s.row_bytes;
   if (s.input_stride == 0) s.input_stride = s.qkv_view ? 3 * s.row_bytes : s.row_bytes;
-  if (s.blocks < 0) s.blocks = (s.n * s.splits + 3) / 4;
+  if (s.blocks < 0)
+    s.blocks = selfcheck::expected_blocks(s.n, s.row_bytes, static_cast<int64_t>(s.path), s.splits,
+                                          s.path == CopyPath::kUint4 ? 1 : s.path == CopyPath::kUint32 ? 4 : 8);
 }
 
 // Allocates and fills the buffers (not yet uploaded) for spec s.
@@ -344,6 +346,12 @@ std::vector<StoreSpec> specs() {
   s.int64 = true; s.pool_view = true; s.path = CopyPath::kUint4; s.splits = 4; add(s);
   s = {}; s.name = "split2_grid_stride"; s.n = 500; s.cache_rows = 600; s.row_bytes = 1024;
   s.max_blocks = 3; s.blocks = 3; s.splits = 2; add(s);
+  // Many rows: 4 KiB rows in 4 segments of 2 steps each, indices outside too; uint32 rows of
+  // 257 units (the last step of a lane group copies one unit).
+  s = {}; s.name = "many_rows_split4_two_steps"; s.n = 4096; s.cache_rows = 4200;
+  s.row_bytes = 4096; s.outside = 5; s.path = CopyPath::kUint4; s.splits = 4; add(s);
+  s = {}; s.name = "many_rows_uint32_tail"; s.n = 4100; s.cache_rows = 4100; s.row_bytes = 1028;
+  s.element_size = 4; s.int64 = true; s.path = CopyPath::kUint32; s.splits = 1; add(s);
   return v;
 }
 

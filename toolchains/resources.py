@@ -158,12 +158,12 @@ def _strip_signature(full: str) -> str:
                 cut = i
                 break
     s = s[:cut].rstrip()
-    # drop a leading return type: the first top-level space outside <>
+    # drop a leading return type: the first space outside <> and () ("(anonymous namespace)")
     depth = 0
     for i, c in enumerate(s):
-        if c == "<":
+        if c in "<(":
             depth += 1
-        elif c == ">":
+        elif c in ">)":
             depth -= 1
         elif c == " " and depth == 0:
             return s[i + 1:]

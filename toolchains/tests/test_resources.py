@@ -114,6 +114,8 @@ class Names(unittest.TestCase):
         self.assertEqual(R._strip_signature("void kernels::k<int, (int)1>(int*, long)"),
                          "kernels::k<int, (int)1>")
         self.assertEqual(R._strip_signature("void f(void (*)(int))"), "f")
+        self.assertEqual(R._strip_signature("void (anonymous namespace)::verify<int>(int*)"),
+                         "(anonymous namespace)::verify<int>")
 
     def test_prettify(self):
         self.assertEqual(R.prettify("kernels::store_kv_kernel<unsigned short, long, 1>"),
