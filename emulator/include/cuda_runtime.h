@@ -19,6 +19,7 @@
 #include "cuemu/atomic_functions.h"
 #include "cuemu/device_functions.h"
 #include "cuemu/launch.h"
+#include "cuemu/shared_memory.h"
 #include "cuemu/sync_functions.h"
 
 #ifdef __cplusplus

@@ -46,7 +46,7 @@ int faults_reported() noexcept { return g_faults.load(); }
 
 void reset_faults_for_testing() {
   g_exit_nonzero.store(false);
-  set_sticky_error(cudaSuccess);
+  reset_errors_for_testing();
 }
 
 }  // namespace cuemu::detail

@@ -209,12 +209,17 @@ void prepare_worker_signals() {
   thread_local bool ready = false;
   if (ready) return;
   ready = true;
-  static thread_local std::vector<char> alt(256 * 1024);
-  stack_t ss;
-  ss.ss_sp = alt.data();
-  ss.ss_size = alt.size();
-  ss.ss_flags = 0;
-  sigaltstack(&ss, nullptr);
+  // An alternate stack, unless the thread has one (AddressSanitizer installs and later unmaps
+  // its own: replacing it would make its thread teardown fail).
+  stack_t current;
+  if (sigaltstack(nullptr, &current) == 0 && (current.ss_flags & SS_DISABLE)) {
+    static thread_local std::vector<char> alt(256 * 1024);
+    stack_t ss;
+    ss.ss_sp = alt.data();
+    ss.ss_size = alt.size();
+    ss.ss_flags = 0;
+    sigaltstack(&ss, nullptr);
+  }
   std::lock_guard<std::mutex> lock(g_workers_mutex);
   g_workers.push_back(pthread_self());
 }

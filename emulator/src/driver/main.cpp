@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "driver/options.h"
@@ -31,20 +32,24 @@ std::string make_work_dir() {
   return buf.data();
 }
 
+bool is_cpp(const std::string& in) {
+  return has_suffix(in, ".cpp") || has_suffix(in, ".cc") || has_suffix(in, ".cxx") ||
+         has_suffix(in, ".c") || has_suffix(in, ".C");
+}
+
 // Compiles one input into an object in `dir`; objects and archives pass through.
-int build_object(const options& o, const paths& p, const std::string& in, const std::string& dir,
-                 int index, std::string& object) {
+int build_object(const options& o, const paths& p, variant v, const std::string& in,
+                 const std::string& dir, int index, std::string& object) {
   const std::string stem = dir + "/" + std::to_string(index) + "_" + base_name(in);
   if (has_suffix(in, ".cu")) {
     const std::string translated = stem + ".ii";
-    if (int rc = translate_cu(o, p, in, translated, ""); rc != 0) return rc;
+    if (int rc = translate_cu(o, p, v, in, translated, ""); rc != 0) return rc;
     object = stem + ".o";
-    return compile_translated(o, p, translated, object);
+    return compile_translated(o, p, v, translated, object);
   }
-  if (has_suffix(in, ".cpp") || has_suffix(in, ".cc") || has_suffix(in, ".cxx") ||
-      has_suffix(in, ".c") || has_suffix(in, ".C")) {
+  if (is_cpp(in)) {
     object = stem + ".o";
-    return compile_cpp(o, p, in, object);
+    return compile_cpp(o, p, v, in, object);
   }
   if (has_suffix(in, ".o") || has_suffix(in, ".a") || has_suffix(in, ".so")) {
     object = in;
@@ -55,65 +60,88 @@ int build_object(const options& o, const paths& p, const std::string& in, const 
   return 2;
 }
 
+int build_program(const options& o, const paths& p, variant v, const std::string& dir,
+                  const std::string& program) {
+  std::vector<std::string> objects;
+  for (std::size_t i = 0; i < o.inputs.size(); ++i) {
+    std::string obj;
+    if (int rc = build_object(o, p, v, o.inputs[i], dir, static_cast<int>(i), obj); rc != 0) return rc;
+    objects.push_back(obj);
+  }
+  const std::string defaults = dir + "/cuemu_defaults.cpp";
+  if (int rc = write_defaults_source(o, defaults); rc != 0) return rc;
+  const std::string obj = dir + "/cuemu_defaults.o";
+  if (int rc = compile_cpp(o, p, v, defaults, obj); rc != 0) return rc;
+  objects.push_back(obj);
+  return link_program(o, p, v, objects, program);
+}
+
+int compile_only(const options& o, const paths& p, variant v) {
+  if (o.inputs.size() != 1 && !o.output.empty()) {
+    std::fprintf(stderr, "cuemu: -c with -o takes one input file\n");
+    return 2;
+  }
+  for (const auto& in : o.inputs) {
+    std::string out = o.output;
+    if (out.empty()) {
+      out = base_name(in);
+      out = out.substr(0, out.rfind('.')) + ".o";
+    }
+    if (has_suffix(in, ".cu")) {
+      const std::string translated = out + ".ii";
+      if (int rc = translate_cu(o, p, v, in, translated, ""); rc != 0) return rc;
+      const int rc = compile_translated(o, p, v, translated, out);
+      if (!o.keep) std::remove(translated.c_str());
+      if (rc != 0) return rc;
+    } else if (int rc = compile_cpp(o, p, v, in, out); rc != 0) {
+      return rc;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const options o = parse_options(argc, argv);
   const paths p = locate_paths();
 
-  if (o.command == mode::translate) return translate_cu(o, p, o.inputs[0], o.output, o.depfile);
+  // AddressSanitizer and ThreadSanitizer cannot share a program: --check=all builds and runs
+  // the program once per sanitizer (synccheck rides along with each).
+  std::vector<variant> variants;
+  if (o.memcheck) variants.push_back(variant::memcheck);
+  if (o.racecheck) variants.push_back(variant::racecheck);
+  if (variants.empty()) variants.push_back(variant::plain);
 
-  if (o.command == mode::cc && o.compile_only) {
-    if (o.inputs.size() != 1 && !o.output.empty()) {
-      std::fprintf(stderr, "cuemu: -c with -o takes one input file\n");
-      return 2;
-    }
-    for (const auto& in : o.inputs) {
-      std::string out = o.output;
-      if (out.empty()) {
-        out = base_name(in);
-        out = out.substr(0, out.rfind('.')) + ".o";
-      }
-      if (has_suffix(in, ".cu")) {
-        const std::string translated = out + ".ii";
-        if (int rc = translate_cu(o, p, in, translated, ""); rc != 0) return rc;
-        const int rc = compile_translated(o, p, translated, out);
-        if (!o.keep) std::remove(translated.c_str());
-        if (rc != 0) return rc;
-      } else if (int rc = compile_cpp(o, p, in, out); rc != 0) {
-        return rc;
-      }
-    }
-    return 0;
-  }
+  if (o.command == mode::translate)
+    return translate_cu(o, p, variants.front(), o.inputs[0], o.output, o.depfile);
+  if (o.command == mode::cc && o.compile_only) return compile_only(o, p, variants.front());
 
   const std::string dir = make_work_dir();
-  std::vector<std::string> objects;
   int rc = 0;
-  for (std::size_t i = 0; i < o.inputs.size() && rc == 0; ++i) {
-    std::string obj;
-    rc = build_object(o, p, o.inputs[i], dir, static_cast<int>(i), obj);
-    objects.push_back(obj);
-  }
-  const std::string defaults = dir + "/cuemu_defaults.cpp";
-  if (rc == 0) rc = write_defaults_source(o, defaults);
-  if (rc == 0) {
-    std::string obj = dir + "/cuemu_defaults.o";
-    options plain = o;
-    rc = compile_cpp(plain, p, defaults, obj);
-    objects.push_back(obj);
-  }
-  const std::string program = o.command == mode::cc ? o.output : dir + "/" + base_name(o.inputs[0]) + ".out";
-  if (rc == 0) rc = link_program(o, p, objects, program);
-  if (rc == 0 && o.command == mode::run) {
-    std::vector<std::string> argv_run{program};
-    for (const auto& a : o.program_args) argv_run.push_back(a);
-    rc = run_process(argv_run, o.env, o.verbose);
+  for (variant v : variants) {
+    const std::string vdir = dir + "/" + variant_name(v);
+    if (mkdir(vdir.c_str(), 0700) != 0) {
+      std::perror("cuemu: cannot create a temporary directory");
+      rc = 2;
+      break;
+    }
+    const std::string program =
+        o.command == mode::cc ? o.output : vdir + "/" + base_name(o.inputs[0]) + ".out";
+    rc = build_program(o, p, v, vdir, program);
+    if (rc != 0) break;
+    if (o.command == mode::run) {
+      if (variants.size() > 1) std::fprintf(stderr, "cuemu: running the %s build\n", variant_name(v));
+      std::vector<std::string> argv_run{program};
+      for (const auto& a : o.program_args) argv_run.push_back(a);
+      const int status = run_process(argv_run, run_environment(o, v), o.verbose);
+      if (rc == 0) rc = status;
+    }
   }
   if (o.keep) {
     std::fprintf(stderr, "cuemu: kept the intermediate files in %s\n", dir.c_str());
   } else {
-    std::string rm = "rm -rf '" + dir + "'";
+    const std::string rm = "rm -rf '" + dir + "'";
     if (std::system(rm.c_str()) != 0) {}
   }
   return rc;

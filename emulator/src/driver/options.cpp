@@ -133,13 +133,15 @@ options parse_options(int argc, char** argv) {
       while (pos <= v.size()) {
         std::size_t comma = v.find(',', pos);
         std::string m = v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        if (m == "memcheck" || m == "all") o.memcheck = true;
+        if (m == "racecheck" || m == "all") o.racecheck = true;
+        if (m == "synccheck" || m == "all") o.synccheck = true;
         if (m != "memcheck" && m != "racecheck" && m != "synccheck" && m != "all" && m != "none")
           usage_error("unknown check '" + m + "' in " + a +
                       " (expected memcheck, racecheck, synccheck, all or none)");
         if (comma == std::string::npos) break;
         pos = comma + 1;
       }
-      o.env.push_back("CUEMU_CHECK=" + v);
     } else if (take_value(a, "--schedule", i, argc, argv, v)) {
       const bool ok = v == "forward" || v == "reverse" || v == "random" ||
                       (starts_with(v, "random:") && is_unsigned(v.substr(7)));
@@ -181,6 +183,9 @@ options parse_options(int argc, char** argv) {
   if (o.inputs.empty()) usage_error("no input files");
   if (o.command == mode::cc && o.output.empty() && !o.compile_only)
     usage_error("cuemu cc needs -o OUT");
+  if (o.command == mode::cc && o.memcheck && o.racecheck)
+    usage_error("--check=memcheck and --check=racecheck need two separate builds (AddressSanitizer "
+                "and ThreadSanitizer cannot share a program); build them one at a time");
   if (o.command == mode::translate && (o.inputs.size() != 1 || o.output.empty()))
     usage_error("cuemu translate takes one .cu file and -o OUT.cpp");
   return o;

@@ -19,7 +19,8 @@ struct options {
   bool compile_only = false;              // -c
   int arch = 90;                          // -arch=sm_XX
   std::string depfile;                    // translate: --depfile
-  std::vector<std::string> env;           // CUEMU_*=... for the program
+  std::vector<std::string> env;           // CUEMU_*=... for the program (not CUEMU_CHECK)
+  bool memcheck = false, racecheck = false, synccheck = false;  // --check
   bool keep = false;
   bool verbose = false;
   std::vector<std::string> program_args;  // after --

@@ -19,22 +19,54 @@ bool exists(const std::string& p) {
   return stat(p.c_str(), &st) == 0;
 }
 
-std::vector<std::string> base_flags(const options& o) {
+const std::string& compiler(const paths& p, variant v) { return v == variant::racecheck ? p.clangxx : p.cxx; }
+
+std::vector<std::string> sanitizer_flags(variant v) {
+  switch (v) {
+    case variant::memcheck:
+      return {"-fsanitize=address", "-fsanitize=alignment", "-fno-sanitize-recover=alignment",
+              "-fno-omit-frame-pointer"};
+    case variant::racecheck:
+      return {"-fsanitize=thread"};
+    default:
+      return {};
+  }
+}
+
+std::vector<std::string> base_flags(const options& o, variant v) {
   std::vector<std::string> f{"-std=" + o.std};
-  bool opt = false;
-  for (const auto& c : o.compile)
+  bool opt = false, debug = false;
+  for (const auto& c : o.compile) {
     if (c.rfind("-O", 0) == 0) opt = true;
-  if (!opt) f.push_back("-O2");
-  bool debug = false;
-  for (const auto& c : o.compile)
     if (c.rfind("-g", 0) == 0) debug = true;
-  // Line tables only: fault and timeout reports can then name the user's file:line.
-  if (!debug) f.push_back("-g1");
+  }
+  if (!opt) f.push_back(v == variant::plain ? "-O2" : "-O1");
+  // Line tables at least: fault, timeout and sanitizer reports then name the user's file:line.
+  if (!debug) f.push_back(v == variant::plain ? "-g1" : "-g");
   for (const auto& c : o.compile) f.push_back(c);
+  for (const auto& s : sanitizer_flags(v)) f.push_back(s);
   return f;
 }
 
+bool check_compiler(const paths& p, variant v) {
+  if (v == variant::racecheck && p.clangxx.empty()) {
+    std::fprintf(stderr,
+                 "cuemu: --check=racecheck needs clang++ (ThreadSanitizer with fibers); install it "
+                 "with: apt-get install clang libclang-rt-dev, or set CUEMU_CLANGXX\n");
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+const char* variant_name(variant v) {
+  switch (v) {
+    case variant::memcheck: return "memcheck";
+    case variant::racecheck: return "racecheck";
+    default: return "plain";
+  }
+}
 
 bool has_suffix(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -43,41 +75,51 @@ bool has_suffix(const std::string& s, const std::string& suffix) {
 paths locate_paths() {
   paths p;
   const std::string here = executable_dir();
+  const char* names[3] = {"libcuemu_runtime.a", "libcuemu_runtime_memcheck.a",
+                          "libcuemu_runtime_racecheck.a"};
   if (exists(here + "/../include/cuemu/cuda_runtime.h") && exists(here + "/../lib/libcuemu_runtime.a")) {
     p.include_dir = here + "/../include/cuemu";
-    p.runtime_lib = here + "/../lib/libcuemu_runtime.a";
+    for (int i = 0; i < 3; ++i) p.runtime_lib[i] = here + "/../lib/" + names[i];
   } else {
     p.include_dir = CUEMU_BUILD_INCLUDE_DIR;
-    p.runtime_lib = CUEMU_BUILD_RUNTIME_LIB;
+    p.runtime_lib[0] = CUEMU_BUILD_RUNTIME_LIB;
+    p.runtime_lib[1] = CUEMU_BUILD_RUNTIME_MEMCHECK_LIB;
+    p.runtime_lib[2] = CUEMU_BUILD_RUNTIME_RACECHECK_LIB;
   }
   p.boost_context = CUEMU_BOOST_CONTEXT_LIB;
   const char* cxx = std::getenv("CUEMU_CXX");
   p.cxx = cxx && *cxx ? cxx : CUEMU_HOST_CXX;
+  const char* clang = std::getenv("CUEMU_CLANGXX");
+  p.clangxx = clang && *clang ? clang : CUEMU_CLANGXX;
+  if (p.clangxx.find("NOTFOUND") != std::string::npos) p.clangxx.clear();
   return p;
 }
 
-int translate_cu(const options& o, const paths& p, const std::string& in, const std::string& out,
-                 const std::string& depfile) {
+int translate_cu(const options& o, const paths& p, variant v, const std::string& in,
+                 const std::string& out, const std::string& depfile) {
   if (!exists(in)) {
     std::fprintf(stderr, "cuemu: %s: no such file\n", in.c_str());
     return 2;
   }
-  const std::string pre = out + ".ii";
-  std::vector<std::string> cmd{p.cxx, "-E", "-x", "c++", "-std=" + o.std, "-D__CUEMU_TRANSLATE__",
-                               "-I" + p.include_dir};
+  if (!check_compiler(p, v)) return 2;
+  const std::string pre = out + ".pre";
+  // Like nvcc, a .cu sees cuda_runtime.h without including it.
+  std::vector<std::string> cmd{compiler(p, v), "-E", "-x", "c++", "-std=" + o.std,
+                               "-D__CUEMU_TRANSLATE__", "-I" + p.include_dir,
+                               "-include", "cuda_runtime.h"};
   for (const auto& f : o.preprocessor) cmd.push_back(f);
-  if (!depfile.empty()) {
-    cmd.insert(cmd.end(), {"-MD", "-MF", depfile, "-MT", out});
-  }
+  if (!depfile.empty()) cmd.insert(cmd.end(), {"-MD", "-MF", depfile, "-MT", out});
   cmd.insert(cmd.end(), {in, "-o", pre});
-  if (int rc = run_process(cmd, {}, o.verbose); rc != 0) return 2;
+  if (run_process(cmd, {}, o.verbose) != 0) return 2;
 
   std::ifstream f(pre, std::ios::binary);
   std::stringstream ss;
   ss << f.rdbuf();
   const std::string text = ss.str();
   if (!o.keep) std::remove(pre.c_str());
-  const translate::result r = translate::rewrite(text, in);
+  translate::options topt;
+  topt.shared_as_block_objects = v != variant::plain;
+  const translate::result r = translate::rewrite(text, in, topt);
   if (!r.errors.empty()) {
     for (const auto& e : r.errors)
       std::fprintf(stderr, "%s:%d: error: %s\n", e.file.c_str(), e.line, e.message.c_str());
@@ -92,23 +134,25 @@ int translate_cu(const options& o, const paths& p, const std::string& in, const 
   return 0;
 }
 
-int compile_translated(const options& o, const paths& p, const std::string& in,
+int compile_translated(const options& o, const paths& p, variant v, const std::string& in,
                        const std::string& out) {
-  std::vector<std::string> cmd{p.cxx, "-c", "-x", "c++-cpp-output"};
-  for (const auto& f : base_flags(o)) cmd.push_back(f);
+  std::vector<std::string> cmd{compiler(p, v), "-c", "-x", "c++-cpp-output"};
+  for (const auto& f : base_flags(o, v)) cmd.push_back(f);
   cmd.insert(cmd.end(), {in, "-o", out});
   return run_process(cmd, {}, o.verbose) == 0 ? 0 : 2;
 }
 
-int compile_cpp(const options& o, const paths& p, const std::string& in, const std::string& out) {
+int compile_cpp(const options& o, const paths& p, variant v, const std::string& in,
+                const std::string& out) {
   if (!exists(in)) {
     std::fprintf(stderr, "cuemu: %s: no such file\n", in.c_str());
     return 2;
   }
-  std::vector<std::string> cmd{p.cxx, "-c", "-I" + p.include_dir};
-  for (const auto& f : o.preprocessor) cmd.push_back(f);
-  for (const auto& f : base_flags(o)) cmd.push_back(f);
+  if (!check_compiler(p, v)) return 2;
+  std::vector<std::string> cmd{compiler(p, v), "-c", "-I" + p.include_dir};
   if (has_suffix(in, ".c")) cmd.insert(cmd.begin() + 2, {"-x", "c++"});
+  for (const auto& f : o.preprocessor) cmd.push_back(f);
+  for (const auto& f : base_flags(o, v)) cmd.push_back(f);
   cmd.insert(cmd.end(), {in, "-o", out});
   return run_process(cmd, {}, o.verbose) == 0 ? 0 : 2;
 }
@@ -117,7 +161,14 @@ int write_defaults_source(const options& o, const std::string& out) {
   // Options given to `cuemu cc` become the program's defaults; the environment still wins.
   std::ofstream w(out);
   w << "#include <cstdlib>\nnamespace {\nstruct cuemu_build_defaults {\n  cuemu_build_defaults() {\n";
-  for (const auto& e : o.env) {
+  std::vector<std::string> env = o.env;
+  std::string checks;
+  for (const char* m : {"memcheck", "racecheck", "synccheck"}) {
+    const bool on = (m[0] == 'm' && o.memcheck) || (m[0] == 'r' && o.racecheck) || (m[0] == 's' && o.synccheck);
+    if (on) checks += (checks.empty() ? "" : ",") + std::string(m);
+  }
+  if (!checks.empty()) env.push_back("CUEMU_CHECK=" + checks);
+  for (const auto& e : env) {
     const std::size_t eq = e.find('=');
     w << "    setenv(\"" << e.substr(0, eq) << "\", \"" << e.substr(eq + 1) << "\", 0);\n";
   }
@@ -125,15 +176,28 @@ int write_defaults_source(const options& o, const std::string& out) {
   return w ? 0 : 2;
 }
 
-int link_program(const options& o, const paths& p, const std::vector<std::string>& objects,
-                 const std::string& out) {
-  std::vector<std::string> cmd{p.cxx};
+int link_program(const options& o, const paths& p, variant v,
+                 const std::vector<std::string>& objects, const std::string& out) {
+  std::vector<std::string> cmd{compiler(p, v)};
   for (const auto& c : o.compile)
     if (c == "-g" || c.rfind("-fsanitize", 0) == 0) cmd.push_back(c);
+  if (v == variant::memcheck) cmd.push_back("-fsanitize=address");
+  if (v == variant::racecheck) cmd.push_back("-fsanitize=thread");
   for (const auto& obj : objects) cmd.push_back(obj);
-  cmd.insert(cmd.end(), {"-o", out, p.runtime_lib, p.boost_context, "-pthread"});
+  cmd.insert(cmd.end(), {"-o", out, p.runtime_lib[static_cast<int>(v)], p.boost_context, "-pthread"});
   for (const auto& l : o.link) cmd.push_back(l);
   return run_process(cmd, {}, o.verbose) == 0 ? 0 : 2;
+}
+
+std::vector<std::string> run_environment(const options& o, variant v) {
+  std::vector<std::string> env = o.env;
+  std::string checks = v == variant::plain ? "" : variant_name(v);
+  if (o.synccheck) checks += checks.empty() ? "synccheck" : ",synccheck";
+  if (!checks.empty()) env.push_back("CUEMU_CHECK=" + checks);
+  // Leaks of device memory are not faults on a GPU; fibers need no stack-use-after-return.
+  if (v == variant::memcheck && !std::getenv("ASAN_OPTIONS"))
+    env.push_back("ASAN_OPTIONS=detect_leaks=0:detect_stack_use_after_return=0");
+  return env;
 }
 
 }  // namespace cuemu::driver

@@ -1,4 +1,4 @@
-// The steps of a build: preprocess + translate a .cu, compile, link.
+// The steps of a build: preprocess + translate a .cu, compile, link; once per build variant.
 #pragma once
 
 #include <string>
@@ -8,23 +8,32 @@
 
 namespace cuemu::driver {
 
+// A program is built plain, or for a checking mode that needs its own instrumentation.
+enum class variant { plain, memcheck, racecheck };
+const char* variant_name(variant v);
+
 struct paths {
   std::string include_dir;  // the emulator's public headers
-  std::string runtime_lib;  // libcuemu_runtime.a
+  std::string runtime_lib[3];  // libcuemu_runtime{,_memcheck,_racecheck}.a, by variant
   std::string boost_context;
   std::string cxx;          // host C++ compiler (CUEMU_CXX overrides)
+  std::string clangxx;      // for racecheck (CUEMU_CLANGXX overrides)
 };
 paths locate_paths();
 
 // Each returns 0 on success, else the status to exit with (2 for a compile error).
-int translate_cu(const options& o, const paths& p, const std::string& in, const std::string& out,
-                 const std::string& depfile);
-int compile_translated(const options& o, const paths& p, const std::string& in,
+int translate_cu(const options& o, const paths& p, variant v, const std::string& in,
+                 const std::string& out, const std::string& depfile);
+int compile_translated(const options& o, const paths& p, variant v, const std::string& in,
                        const std::string& out);
-int compile_cpp(const options& o, const paths& p, const std::string& in, const std::string& out);
+int compile_cpp(const options& o, const paths& p, variant v, const std::string& in,
+                const std::string& out);
 int write_defaults_source(const options& o, const std::string& out);
-int link_program(const options& o, const paths& p, const std::vector<std::string>& objects,
-                 const std::string& out);
+int link_program(const options& o, const paths& p, variant v,
+                 const std::vector<std::string>& objects, const std::string& out);
+
+// The environment a program of this variant runs with (CUEMU_CHECK and sanitizer options).
+std::vector<std::string> run_environment(const options& o, variant v);
 
 bool has_suffix(const std::string& s, const std::string& suffix);
 

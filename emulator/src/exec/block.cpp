@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <sstream>
 
@@ -11,6 +12,7 @@
 #include "check/report.h"
 #include "exec/context_switch.h"
 #include "exec/options.h"
+#include "exec/shared_memory.h"
 
 namespace cuemu::detail {
 namespace {
@@ -60,6 +62,7 @@ block_executor& worker_executor() {
 block_executor::block_executor(std::size_t stack_size)
     : stacks_(std::make_unique<stack_pool>(stack_size)) {
   allocator_.pool = stacks_.get();
+  scheduler_target_.tsan_fiber = hooks::current_fiber_context();
 }
 
 block_executor::~block_executor() {
@@ -70,6 +73,7 @@ block_executor::~block_executor() {
   idle.swap(idle_);
   for (runner* r : idle) {
     if (r->ctx) resume(r);
+    hooks::destroy_fiber_context(r->tsan_fiber);
     delete r;
   }
 }
@@ -80,6 +84,7 @@ block_executor::runner* block_executor::make_runner() {
                                  [this, r](boost::context::fiber&& s) {
                                    return runner_main(r, std::move(s));
                                  });
+  r->tsan_fiber = hooks::create_fiber_context();
   return r;
 }
 
@@ -94,14 +99,30 @@ void block_executor::resume(runner* r) {
   running_ = r;
   current_ = r->on;
   if (current_) threadIdx = current_->tid;
-  r->ctx = switch_context(std::move(r->ctx));
+  r->ctx = switch_context(std::move(r->ctx), target_of(r));
   running_ = nullptr;
   current_ = nullptr;
+  if (r->retired) {  // its coroutine has returned (racecheck: one lane per runner)
+    hooks::destroy_fiber_context(r->tsan_fiber);
+    delete r;
+  }
 }
 
-void block_executor::yield_to_scheduler() { scheduler_ = switch_context(std::move(scheduler_)); }
+hooks::switch_target block_executor::target_of(const runner* r) const {
+  hooks::switch_target t;
+  t.stack_bottom = stack_bottom(r->stack);
+  t.stack_size = r->stack.size;
+  t.tsan_fiber = r->tsan_fiber;
+  return t;
+}
+
+void block_executor::yield_to_scheduler() {
+  scheduler_ = switch_context(std::move(scheduler_), scheduler_target_);
+}
 
 boost::context::fiber block_executor::runner_main(runner* self, boost::context::fiber&& scheduler) {
+  // First entry: learn the scheduler's stack for the sanitizers' switch annotations.
+  hooks::after_switch(nullptr, &scheduler_target_.stack_bottom, &scheduler_target_.stack_size);
   scheduler_ = std::move(scheduler);
   while (!shutting_down_) {
     // Start the not yet started lanes of the warp being advanced, one after another, as plain
@@ -113,10 +134,16 @@ boost::context::fiber block_executor::runner_main(runner* self, boost::context::
       self->on = &l;
       start_lane(l);
       self->on = nullptr;
+      if (hooks::one_lane_per_runner) {
+        self->retired = true;
+        hooks::before_final_switch(scheduler_target_);
+        return std::move(scheduler_);
+      }
     }
     idle_.push_back(self);
     yield_to_scheduler();
   }
+  hooks::before_final_switch(scheduler_target_);
   return std::move(scheduler_);
 }
 
@@ -125,7 +152,14 @@ void block_executor::start_lane(lane& l) {
   current_ = &l;
   threadIdx = l.tid;
   const kernel_entry& e = launch_->entry;
+  if (hooks::active) {
+    char name[96];
+    std::snprintf(name, sizeof name, "block (%u,%u,%u) thread (%u,%u,%u)", block_idx_.x,
+                  block_idx_.y, block_idx_.z, l.tid.x, l.tid.y, l.tid.z);
+    hooks::lane_begin(*launch_, l.run ? l.run->tsan_fiber : nullptr, name);
+  }
   e.invoke(e.fn, e.params);
+  hooks::lane_end(*launch_);
   l.state = lane_state::exited;
   --live_;
   current_ = nullptr;
@@ -171,6 +205,9 @@ bool block_executor::run(launch_state& launch, uint3 block_idx, std::uint64_t sc
   permute(warp_order_, opt.schedule, rng);
   live_ = n;
   at_barrier_ = 0;
+  barrier_generation_ = 0;
+  shared_memory_block_begin(launch);
+  tokens_ = hooks::block_begin(launch);
 
   bool ok = true;
   for (;;) {
@@ -195,6 +232,9 @@ bool block_executor::run(launch_state& launch, uint3 block_idx, std::uint64_t sc
     }
   }
   if (!ok) abandon_block();
+  hooks::block_end(tokens_);
+  tokens_ = nullptr;
+  if (ok) shared_memory_block_end();  // a faulted block's lanes may still point into it
   starting_ = nullptr;
   t_current = outer;
   launch_ = nullptr;
@@ -231,8 +271,11 @@ int block_executor::barrier(barrier_op op, int predicate, source_location where)
   l.bop = op;
   l.value = predicate != 0;
   l.where = where;
+  l.generation = barrier_generation_;
   ++at_barrier_;
+  hooks::barrier_arrive(tokens_, l.generation);
   yield_to_scheduler();
+  hooks::barrier_depart(tokens_, l.generation);
   return static_cast<int>(l.result);
 }
 
@@ -258,7 +301,10 @@ std::uint64_t block_executor::collective(warp_op op, unsigned mask, std::uint64_
   l.value = value;
   l.arg = arg;
   l.width = width;
+  hooks::collective_arrive(tokens_, l.index, l.collectives & 1u);
   yield_to_scheduler();
+  hooks::collective_depart(tokens_, l.index - l.lane_id, l.participants, l.peer_parities);
+  ++l.collectives;
   return l.result;
 }
 
@@ -280,6 +326,23 @@ bool block_executor::describe_current(uint3& block, uint3& thread) const noexcep
 }
 
 void block_executor::complete_barrier() {
+  if (options().synccheck) {
+    // Barrier divergence: threads of the block waiting at different __syncthreads call sites.
+    const lane* first = nullptr;
+    for (const lane& l : lanes_) {
+      if (l.state != lane_state::at_barrier) continue;
+      if (!first) { first = &l; continue; }
+      if (l.where.line != first->where.line || l.bop != first->bop ||
+          std::strcmp(l.where.file ? l.where.file : "", first->where.file ? first->where.file : "") != 0) {
+        fault_at(l, "barrier divergence",
+                 "  thread " + triple(l.tid) + " " + describe_wait(l) + "\n  thread " +
+                     triple(first->tid) + " " + describe_wait(*first) +
+                     "\n  (all threads of a block must reach the same __syncthreads; a GPU may "
+                     "hang or mix the two)\n");
+        return;
+      }
+    }
+  }
   unsigned count = 0;
   for (const lane& l : lanes_)
     if (l.state == lane_state::at_barrier && l.value) ++count;
@@ -294,6 +357,7 @@ void block_executor::complete_barrier() {
     l.state = lane_state::ready;
   }
   at_barrier_ = 0;
+  ++barrier_generation_;
   for (warp& w : warps_) update_converged(w);
 }
 
@@ -309,6 +373,7 @@ bool block_executor::resolve_collectives(warp& w) {
   for (unsigned k = 0; k < w.count; ++k) {
     lane& l = lanes_[w.first + k];
     if (l.state != lane_state::at_collective) continue;
+    if (l.op == warp_op::converge) continue;  // resolved below, once nothing else can move
     const unsigned m = l.mask & w.existing;
     bool complete = true;
     for (unsigned j = 0; j < w.count; ++j) {
@@ -338,7 +403,31 @@ bool block_executor::resolve_collectives(warp& w) {
     complete_collective(w, m, l);
     any = true;
   }
-  return any;
+  if (any) return true;
+  // coalesced_threads(): when every lane of the warp has stopped, the lanes waiting at the same
+  // call site form the group (a GPU's converged lanes at that point).
+  for (unsigned k = 0; k < w.count; ++k) {
+    const lane& o = lanes_[w.first + k];
+    if (o.state != lane_state::exited && o.state != lane_state::at_collective &&
+        o.state != lane_state::at_barrier)
+      return false;
+  }
+  for (unsigned k = 0; k < w.count; ++k) {
+    lane& l = lanes_[w.first + k];
+    if (l.state != lane_state::at_collective || l.op != warp_op::converge) continue;
+    unsigned m = 0;
+    for (unsigned j = 0; j < w.count; ++j) {
+      const lane& o = lanes_[w.first + j];
+      if (o.state == lane_state::at_collective && o.op == warp_op::converge &&
+          o.where.line == l.where.line &&
+          (o.where.file == l.where.file ||
+           (o.where.file && l.where.file && std::strcmp(o.where.file, l.where.file) == 0)))
+        m |= 1u << j;
+    }
+    complete_collective(w, m, l);
+    return true;
+  }
+  return false;
 }
 
 void block_executor::complete_collective(warp& w, unsigned m, const lane& first) {
@@ -404,6 +493,13 @@ void block_executor::complete_collective(warp& w, unsigned m, const lane& first)
             valid = j <= static_cast<int>(max_lane);
             break;
         }
+        if (valid && !(m & (1u << j)) && options().synccheck) {
+          fault_at(l, "invalid warp synchronization",
+                   std::string("  ") + warp_op_name(op) + " in lane " + std::to_string(lane_no) +
+                       " reads lane " + std::to_string(j) + ", which is not in mask " + hex(l.mask) +
+                       " (the value is undefined on a GPU)\n");
+          return;
+        }
         if (!valid || !(m & (1u << j))) j = static_cast<int>(lane_no);
         l.result = at(static_cast<unsigned>(j)).value;
         break;
@@ -419,12 +515,20 @@ void block_executor::complete_collective(warp& w, unsigned m, const lane& first)
         break;
       }
       case warp_op::match_all: l.result = all_equal ? m : 0; break;
+      case warp_op::converge: l.result = m; break;
       default: l.result = red; break;
     }
   }
   // Results are computed from the values before anyone resumes; now release the lanes.
+  unsigned parities = 0;
   for (unsigned i = 0; i < 32; ++i)
-    if (m & (1u << i)) at(i).state = lane_state::ready;
+    if ((m & (1u << i)) && (at(i).collectives & 1u)) parities |= 1u << i;
+  for (unsigned i = 0; i < 32; ++i)
+    if (m & (1u << i)) {
+      at(i).participants = m;
+      at(i).peer_parities = parities;
+      at(i).state = lane_state::ready;
+    }
   update_converged(w);
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/check_hooks.h"
 #include "exec/grid.h"
 #include "exec/stack_pool.h"
 
@@ -61,6 +62,10 @@ class block_executor {
     unsigned mask = 0;
     int arg = 0, width = 32;
     std::uint64_t value = 0, result = 0;
+    unsigned participants = 0;  // of the warp collective it took part in
+    unsigned generation = 0;    // of the barrier it waits at
+    unsigned collectives = 0;   // warp collectives entered so far (racecheck token parity)
+    unsigned peer_parities = 0; // racecheck: parities of the participants at completion
     source_location where{nullptr, 0};
   };
   struct warp {
@@ -74,12 +79,15 @@ class block_executor {
     boost::context::fiber ctx;
     boost::context::stack_context stack{};
     lane* on = nullptr;
+    void* tsan_fiber = nullptr;  // racecheck: this runner's ThreadSanitizer fiber
+    bool retired = false;        // racecheck: ran its one lane; destroyed by the scheduler
   };
 
   runner* make_runner();
   runner* take_runner();
   void resume(runner* r);
   void yield_to_scheduler();
+  hooks::switch_target target_of(const runner* r) const;
   boost::context::fiber runner_main(runner* self, boost::context::fiber&& scheduler);
   void start_lane(lane& l);
 
@@ -97,6 +105,9 @@ class block_executor {
   std::unique_ptr<stack_pool> stacks_;
   std::vector<runner*> idle_;
   boost::context::fiber scheduler_;  // held by the running runner while a lane runs
+  hooks::switch_target scheduler_target_;  // the worker's own stack and TSan fiber
+  block_tokens* tokens_ = nullptr;
+  unsigned barrier_generation_ = 0;
 
   launch_state* launch_ = nullptr;
   uint3 block_idx_{0, 0, 0};

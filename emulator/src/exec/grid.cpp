@@ -8,7 +8,9 @@
 
 #include "check/signals.h"
 #include "exec/block.h"
+#include "exec/check_hooks.h"
 #include "exec/options.h"
+#include "exec/shared_memory.h"
 #include "exec/worker_pool.h"
 
 namespace cuemu::detail {
@@ -28,6 +30,7 @@ void run_grid(launch_state& launch) {
   }
   const bool reverse = opt.schedule == schedule_kind::reverse;
 
+  hooks::launch_begin(launch);
   watchdog_start(launch);
   worker_pool::instance().parallel_for(nblocks, [&](std::size_t i) {
     prepare_worker_signals();
@@ -38,6 +41,8 @@ void run_grid(launch_state& launch) {
     if (!worker_executor().run(launch, idx, b)) launch.aborted = true;
   });
   watchdog_stop();
+  hooks::launch_end(launch);
+  shared_memory_launch_end();
 }
 
 std::string kernel_display_name(const char* spelled, const char* pretty) {

@@ -34,6 +34,7 @@ const char* warp_op_name(warp_op op) noexcept {
     case warp_op::all: return "__all_sync";
     case warp_op::match_any: return "__match_any_sync";
     case warp_op::match_all: return "__match_all_sync";
+    case warp_op::converge: return "coalesced_threads";
     case warp_op::reduce_add_u: case warp_op::reduce_add_i: return "__reduce_add_sync";
     case warp_op::reduce_min_u: case warp_op::reduce_min_i: return "__reduce_min_sync";
     case warp_op::reduce_max_u: case warp_op::reduce_max_i: return "__reduce_max_sync";
@@ -53,6 +54,11 @@ std::uint64_t warp_collective(warp_op op, unsigned mask, std::uint64_t value, in
   return on_device(warp_op_name(op)).collective(op, mask, value, arg, width, where);
 }
 
+unsigned converged_lanes(source_location where) {
+  return static_cast<unsigned>(on_device("coalesced_threads")
+                                   .collective(warp_op::converge, 0xffffffffu, 0, 0, 32, where));
+}
+
 unsigned active_mask() noexcept {
   block_executor* e = current_executor();
   return e ? e->active_mask() : 0;
@@ -61,16 +67,6 @@ unsigned active_mask() noexcept {
 unsigned lane_id() noexcept {
   block_executor* e = current_executor();
   return e ? e->lane_id() : 0;
-}
-
-void* dynamic_shared_memory() noexcept {
-  // One buffer per worker, as large as the largest opt-in dynamic shared memory of an H200
-  // (227 KiB); a worker runs one block at a time, so blocks never see each other's.
-  struct buffer_deleter {
-    void operator()(void* p) const noexcept { std::free(p); }
-  };
-  thread_local std::unique_ptr<void, buffer_deleter> buffer(std::aligned_alloc(1024, 232448));
-  return buffer.get();
 }
 
 }  // namespace cuemu::detail

@@ -1,5 +1,7 @@
 #include "exec/stack_pool.h"
 
+#include "exec/check_hooks.h"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -21,6 +23,7 @@ boost::context::stack_context stack_pool::allocate() {
   if (!free_.empty()) {
     boost::context::stack_context sc = free_.back();
     free_.pop_back();
+    hooks::on_stack_reuse(stack_bottom(sc), sc.size);  // AddressSanitizer: stale poison
     return sc;
   }
   const std::size_t total = size_ + page_;
@@ -41,6 +44,10 @@ boost::context::stack_context stack_pool::allocate() {
 }
 
 void stack_pool::deallocate(boost::context::stack_context& sc) noexcept {
+  if (!hooks::pool_stacks) {  // ThreadSanitizer: a fresh mapping per lane, no shared history
+    munmap(stack_bottom(sc) - page_, sc.size + page_);
+    return;
+  }
   try {
     free_.push_back(sc);
   } catch (const std::bad_alloc&) {

@@ -103,7 +103,13 @@ cudaError_t allocate(void** out, std::size_t size, memory_kind kind, unsigned in
     if (counts && size > total - t.device_bytes) return cudaErrorMemoryAllocation;
   }
   void* p = nullptr;
-  if (posix_memalign(&p, k_alignment, round_up(size, k_alignment)) != 0 || !p)
+#ifdef CUEMU_MEMCHECK
+  // The exact size: AddressSanitizer's redzone then starts at the first byte past the request.
+  const std::size_t bytes = size;
+#else
+  const std::size_t bytes = round_up(size, k_alignment);
+#endif
+  if (posix_memalign(&p, k_alignment, bytes) != 0 || !p)
     return cudaErrorMemoryAllocation;
   std::unique_lock lock(t.mutex);
   insert_locked(t, reinterpret_cast<std::uintptr_t>(p), size, kind, flags);

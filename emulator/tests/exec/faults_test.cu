@@ -64,7 +64,7 @@ __global__ void barrier_vs_shuffle(int* out) {
 
 TEST(Faults, DeadlockReportNamesKernelBlockThreadAndLine) {
   device_buffer<int> out(32);
-  fault_capture c([&] { barrier_vs_shuffle<<<dim3(2, 1, 1), 32>>>(out.ptr); });
+  fault_capture c([&] { barrier_vs_shuffle<<<dim3(1, 1, 1), 32>>>(out.ptr); });
   const std::string header_prefix = "cuemu: deadlock in kernel barrier_vs_shuffle block (";
   EXPECT_NE(c.text.find(header_prefix), std::string::npos) << c.text;
   EXPECT_NE(c.text.find("thread (16,0,0) at "), std::string::npos) << c.text;

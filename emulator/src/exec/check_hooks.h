@@ -1,0 +1,87 @@
+// Where the checking modes attach to the scheduler. The runtime library is built once per mode
+// (plain, memcheck = AddressSanitizer + alignment checks, racecheck = ThreadSanitizer); in the
+// plain build every hook is an empty inline function. The scheduler calls these at its events:
+// coroutine switches, lane begin/end, barrier and warp-collective arrival/departure, block and
+// launch begin/end. Implementations: src/check/sanitizer_hooks.cpp.
+#pragma once
+
+#include <cstddef>
+
+namespace cuemu::detail {
+
+struct launch_state;
+
+// Per-block synchronisation tokens: ThreadSanitizer keys happens-before edges by address, so a
+// block gets fresh addresses (never reused by the next block, which would order the two).
+struct block_tokens;
+
+namespace hooks {
+
+#if defined(CUEMU_MEMCHECK) || defined(CUEMU_RACECHECK)
+constexpr bool active = true;
+#else
+constexpr bool active = false;
+#endif
+
+#ifdef CUEMU_RACECHECK
+// Each lane is its own ThreadSanitizer fiber; sharing a runner (and its stack) between lanes
+// would make their stack slots look like races, and order them falsely.
+constexpr bool one_lane_per_runner = true;
+constexpr bool pool_stacks = false;
+#else
+constexpr bool one_lane_per_runner = false;
+constexpr bool pool_stacks = true;
+#endif
+
+// The target of a coroutine switch.
+struct switch_target {
+  const void* stack_bottom = nullptr;
+  std::size_t stack_size = 0;
+  void* tsan_fiber = nullptr;
+};
+
+#if defined(CUEMU_MEMCHECK) || defined(CUEMU_RACECHECK)
+void* create_fiber_context();                 // a new runner's TSan fiber (nullptr otherwise)
+void destroy_fiber_context(void* fiber);
+void* current_fiber_context();                // the worker thread's own TSan fiber
+void before_switch(const switch_target& to, void** fake_stack);
+void after_switch(void* fake_stack, const void** from_bottom, std::size_t* from_size);
+void before_final_switch(const switch_target& to);  // a coroutine leaving for good
+void on_stack_reuse(void* bottom, std::size_t size);
+
+void launch_begin(launch_state& launch);  // host thread, before any block
+void launch_end(launch_state& launch);    // host thread, after every block
+block_tokens* block_begin(const launch_state& launch);  // worker, before the block's lanes
+void block_end(block_tokens* tokens);
+void lane_begin(const launch_state& launch, void* fiber, const char* name);
+void lane_end(const launch_state& launch);
+void barrier_arrive(block_tokens* t, unsigned generation);
+void barrier_depart(block_tokens* t, unsigned generation);
+// `parity`: the low bit of the lane's count of collectives; `peer_parities`: bit j is that of
+// participant j (two tokens per lane, so a lane that races ahead to its next collective does
+// not hand its later accesses to a peer still leaving this one).
+void collective_arrive(block_tokens* t, unsigned lane_index, unsigned parity);
+void collective_depart(block_tokens* t, unsigned warp_first, unsigned participants,
+                       unsigned peer_parities);
+#else
+inline void* create_fiber_context() { return nullptr; }
+inline void destroy_fiber_context(void*) {}
+inline void* current_fiber_context() { return nullptr; }
+inline void before_switch(const switch_target&, void**) {}
+inline void after_switch(void*, const void**, std::size_t*) {}
+inline void before_final_switch(const switch_target&) {}
+inline void on_stack_reuse(void*, std::size_t) {}
+inline void launch_begin(launch_state&) {}
+inline void launch_end(launch_state&) {}
+inline block_tokens* block_begin(const launch_state&) { return nullptr; }
+inline void block_end(block_tokens*) {}
+inline void lane_begin(const launch_state&, void*, const char*) {}
+inline void lane_end(const launch_state&) {}
+inline void barrier_arrive(block_tokens*, unsigned) {}
+inline void barrier_depart(block_tokens*, unsigned) {}
+inline void collective_arrive(block_tokens*, unsigned, unsigned) {}
+inline void collective_depart(block_tokens*, unsigned, unsigned, unsigned) {}
+#endif
+
+}  // namespace hooks
+}  // namespace cuemu::detail

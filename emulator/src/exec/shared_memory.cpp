@@ -1,0 +1,144 @@
+#include "exec/shared_memory.h"
+
+#include <sys/mman.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include <cuemu/launch.h>
+#include <cuemu/shared_memory.h>
+
+#include "exec/grid.h"
+
+#if defined(CUEMU_MEMCHECK)
+#include <sanitizer/asan_interface.h>
+#include <unordered_set>
+#endif
+#if defined(CUEMU_RACECHECK)
+extern "C" void __tsan_ignore_thread_begin();
+extern "C" void __tsan_ignore_thread_end();
+#endif
+
+namespace cuemu::detail {
+namespace {
+
+std::atomic<std::uint64_t> g_block_serial{0};
+thread_local std::uint64_t t_block_serial = 0;
+thread_local std::vector<void*> t_block_objects;  // this worker's block's __shared__ objects
+
+std::mutex g_launch_objects_mutex;
+std::vector<void*> g_launch_objects;  // racecheck: freed when the kernel ends
+
+#if defined(CUEMU_MEMCHECK)
+// Every __shared__ object ever made (freed ones too), to name them in reports.
+std::unordered_set<const void*>& shared_objects() {
+  static std::unordered_set<const void*> s;
+  return s;
+}
+#endif
+
+char* worker_dynamic_buffer() {
+  thread_local char* buffer = [] {
+    void* p = mmap(nullptr, kDynamicSharedCapacity, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+      std::fprintf(stderr, "cuemu: cannot map the dynamic shared memory of a worker\n");
+      std::abort();
+    }
+    return static_cast<char*>(p);
+  }();
+  return buffer;
+}
+
+}  // namespace
+
+void* dynamic_shared_memory() noexcept { return worker_dynamic_buffer(); }
+
+
+namespace {
+void* allocate_block_shared(std::size_t size, std::size_t alignment) noexcept {
+  if (alignment < 16) alignment = 16;
+  const std::size_t rounded = (size + alignment - 1) / alignment * alignment;
+#if defined(CUEMU_RACECHECK)
+  __tsan_ignore_thread_begin();  // fresh memory: no history for ThreadSanitizer
+#endif
+  void* p = std::aligned_alloc(alignment, rounded ? rounded : alignment);
+  if (p) std::memset(p, 0xa5, rounded);  // like a GPU, shared memory starts with garbage
+#if defined(CUEMU_RACECHECK)
+  __tsan_ignore_thread_end();
+#endif
+  if (!p) {
+    std::fprintf(stderr, "cuemu: out of memory for a %zu-byte __shared__ variable\n", size);
+    std::abort();
+  }
+#if defined(CUEMU_RACECHECK)
+  std::lock_guard<std::mutex> lock(g_launch_objects_mutex);
+  g_launch_objects.push_back(p);
+#else
+  t_block_objects.push_back(p);
+#endif
+#if defined(CUEMU_MEMCHECK)
+  {
+    std::lock_guard<std::mutex> lock(g_launch_objects_mutex);
+    shared_objects().insert(p);
+  }
+#endif
+  return p;
+}
+}  // namespace
+
+void* block_shared_storage(block_shared_box* box, std::size_t size, std::size_t alignment) noexcept {
+  if (box->serial != t_block_serial) {
+    box->storage = allocate_block_shared(size, alignment);
+    box->serial = t_block_serial;
+  }
+  return box->storage;
+}
+
+bool is_block_shared_object(const void* base) noexcept {
+#if defined(CUEMU_MEMCHECK)
+  std::lock_guard<std::mutex> lock(g_launch_objects_mutex);
+  return shared_objects().count(base) != 0;
+#else
+  (void)base;
+  return false;
+#endif
+}
+
+void shared_memory_block_begin(const launch_state& launch) {
+  t_block_serial = ++g_block_serial;
+  char* dyn = worker_dynamic_buffer();
+  (void)dyn;
+  (void)launch;
+#if defined(CUEMU_MEMCHECK)
+  // Bytes past this launch's dynamic size are out of bounds.
+  // (The runtime is not instrumented, so the functions, not the ASAN_*_MEMORY_REGION macros.)
+  __asan_unpoison_memory_region(dyn, launch.dynamic_shared);
+  __asan_poison_memory_region(dyn + launch.dynamic_shared, kDynamicSharedCapacity - launch.dynamic_shared);
+#endif
+#if defined(CUEMU_RACECHECK)
+  // A fresh mapping: the previous block's accesses are no history for this one.
+  __tsan_ignore_thread_begin();
+  mmap(dyn, kDynamicSharedCapacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+       -1, 0);
+  __tsan_ignore_thread_end();
+#endif
+}
+
+void shared_memory_block_end() {
+  for (void* p : t_block_objects) std::free(p);
+  t_block_objects.clear();
+}
+
+void shared_memory_launch_end() {
+  std::lock_guard<std::mutex> lock(g_launch_objects_mutex);
+  for (void* p : g_launch_objects) std::free(p);
+  g_launch_objects.clear();
+}
+
+}  // namespace cuemu::detail

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Runs NVIDIA's cuda-samples, unchanged, on the emulator and prints a PASS/FAIL table.
+#   emulator/tests/samples/run_samples.sh CUDA_SAMPLES_DIR [CUEMU]
+# CUDA_SAMPLES_DIR: a checkout of https://github.com/NVIDIA/cuda-samples (tested at commit
+# c94ff366aed18c797b8a85dfaac7817b0228b420); CUEMU: the driver (default: build/bin/cuemu of this
+# tree, or $CUEMU). Not part of ctest: it needs the samples, which CI does not download.
+# A sample passes when it exits 0 and prints its own success line (see emulator/COMPATIBILITY.md).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+samples=${1:?usage: run_samples.sh CUDA_SAMPLES_DIR [CUEMU]}
+samples=$(cd "$samples" && pwd)
+cuemu=${2:-${CUEMU:-$root/build/bin/cuemu}}
+[ -x "$cuemu" ] || { echo "run_samples.sh: no cuemu at $cuemu (build it, or pass its path)" >&2; exit 2; }
+S=$samples/Samples
+common="-I $samples/Common"
+# nvcc defines __CUDA_ARCH__ in device code; two samples compile their device code only when
+# it is >= 700/800, and cuemu does not define it, so those two get it explicitly.
+arch="-D__CUDA_ARCH__=900"
+logdir=$(mktemp -d /tmp/cuemu-samples.XXXXXX)
+pass=0; fail=0
+printf '%-26s %-6s %8s  %s\n' SAMPLE RESULT SECONDS "RESULT LINE"
+# name | directory | success pattern | cuemu arguments (relative to the directory) [-- program args]
+run() {
+  local name=$1 dir=$2 pattern=$3; shift 3
+  local log=$logdir/$name.log start end rc line
+  start=$(date +%s.%N)
+  (cd "$S/$dir" && timeout 1200 "$cuemu" run $common "$@") >"$log" 2>&1
+  rc=$?
+  end=$(date +%s.%N)
+  line=$(grep -E -m1 "$pattern" "$log" | tr -s ' \t' ' ')
+  if [ $rc -eq 0 ] && [ -n "$line" ]; then result=PASS; pass=$((pass + 1)); else result=FAIL; fail=$((fail + 1)); line="exit $rc; $(grep -m1 -E 'error|cuemu:|FAIL' "$log" | cut -c1-100)"; fi
+  printf '%-26s %-6s %8.1f  %s\n' "$name" "$result" "$(echo "$end - $start" | bc)" "$line"
+}
+# threadFenceReduction includes helper_cuda.h before any CUDA header (nvcc includes
+# cuda_runtime.h implicitly); until cuemu does the same, a one-line wrapper includes it first.
+tfr_wrap=$logdir/threadFenceReduction_wrap.cu
+printf '#include <cuda_runtime.h>\n#include "threadFenceReduction.cu"\n' > "$tfr_wrap"
+
+run vectorAdd                0_Introduction/vectorAdd                  'Test PASSED'        vectorAdd.cu
+run matrixMul                0_Introduction/matrixMul                  'Result = PASS'      matrixMul.cu
+run transpose                6_Performance/transpose                   'Test passed'        transpose.cu
+run reduction                2_Concepts_and_Techniques/reduction       'Test passed'        $arch reduction.cpp reduction_kernel.cu
+run reduction-cg             2_Concepts_and_Techniques/reduction       'Test passed'        $arch reduction.cpp reduction_kernel.cu -- --kernel=9 --n=1048576
+run shfl_scan                2_Concepts_and_Techniques/shfl_scan       'CheckSum: 2073600'  shfl_scan.cu
+run simpleVoteIntrinsics     0_Introduction/simpleVoteIntrinsics       'Shutting down'      simpleVoteIntrinsics.cu
+run simpleAtomicIntrinsics   0_Introduction/simpleAtomicIntrinsics     'returned OK'        simpleAtomicIntrinsics.cu simpleAtomicIntrinsics_cpu.cpp
+run histogram                2_Concepts_and_Techniques/histogram       'Test passed'        main.cpp histogram64.cu histogram256.cu histogram_gold.cpp
+run simpleTemplates          0_Introduction/simpleTemplates            '0 Failures'         simpleTemplates.cu
+run simpleCooperativeGroups  0_Introduction/simpleCooperativeGroups    '\.\.\.Done\.'       simpleCooperativeGroups.cu
+run simplePrintf             0_Introduction/simplePrintf               'Value is:10'        simplePrintf.cu
+run threadFenceReduction     2_Concepts_and_Techniques/threadFenceReduction 'GPU result'   -I . "$tfr_wrap"
+run warpAggregatedAtomicsCG  3_CUDA_Features/warpAggregatedAtomicsCG   'Atomics PASSED'     $arch warpAggregatedAtomicsCG.cu
+run fp16ScalarProduct        0_Introduction/fp16ScalarProduct          'fp16ScalarProduct PASSED'  fp16ScalarProduct.cu
+
+echo "passed $pass, failed $fail (logs in $logdir)"
+[ $fail -eq 0 ]

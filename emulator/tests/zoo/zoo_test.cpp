@@ -1,0 +1,118 @@
+// Each planted bug is reported by the mode that must catch it, with the report's header line
+// naming the right kernel, block, thread and source line, and a non-zero exit status.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+namespace {
+
+struct result {
+  int status = -1;
+  std::string out;
+  double seconds = 0;
+};
+
+result cuemu(const std::string& args) {
+  const std::string cmd = std::string(CUEMU_EXE) + " " + args + " 2>&1";
+  const auto t0 = std::chrono::steady_clock::now();
+  FILE* p = popen(cmd.c_str(), "r");
+  result r;
+  char buf[4096];
+  while (p && std::fgets(buf, sizeof buf, p)) r.out += buf;
+  const int st = p ? pclose(p) : -1;
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+struct bug {
+  const char* program;  // in the zoo, or "programs/..." for the driver's programs
+  const char* mode;     // --check=..., or "" for the always-on checks
+  const char* header;   // the report's first line up to " at "
+  int line;             // the source line the report must name
+};
+
+std::string path_of(const char* program) {
+  const std::string p(program);
+  if (p.rfind("programs/", 0) == 0) return std::string(PROGRAMS_DIR) + "/" + p.substr(9);
+  return std::string(ZOO_DIR) + "/" + p;
+}
+
+void expect_caught(const bug& b) {
+  const std::string opts = *b.mode ? std::string("--check=") + b.mode + " " : std::string("--timeout=2 ");
+  const result r = cuemu("run " + opts + path_of(b.program));
+  EXPECT_NE(r.status, 0) << r.out;
+  const std::string header = std::string("cuemu: ") + b.header + " at ";
+  const std::size_t at = r.out.find(header);
+  ASSERT_NE(at, std::string::npos) << "expected '" << header << "' in:\n" << r.out;
+  const std::size_t eol = r.out.find('\n', at);
+  const std::string line = r.out.substr(at, eol - at);
+  const std::string file = std::string(b.program).substr(std::string(b.program).rfind('/') + 1);
+  EXPECT_NE(line.find(file + ":" + std::to_string(b.line)), std::string::npos)
+      << "expected " << file << ":" << b.line << " in the header line: " << line;
+  std::printf("[ zoo ] %-28s %-10s %6.2fs  %s\n", b.program, *b.mode ? b.mode : "(always)",
+              r.seconds, line.c_str());
+}
+
+}  // namespace
+
+TEST(Zoo, OutOfBoundsGlobalWrite) {
+  expect_caught({"oob_global_write.cu", "memcheck", "out-of-bounds access in kernel fill block (0,0,0) thread (100,0,0)", 7});
+}
+TEST(Zoo, OutOfBoundsGlobalRead) {
+  expect_caught({"oob_global_read.cu", "memcheck", "out-of-bounds access in kernel diff block (0,0,0) thread (0,0,0)", 7});
+}
+TEST(Zoo, SharedOverflowIntoNeighbour) {
+  expect_caught({"shared_overflow.cu", "memcheck", "out-of-bounds access in kernel tiles block (0,0,0) thread (31,0,0)", 11});
+}
+TEST(Zoo, DynamicSharedOverflow) {
+  expect_caught({"dynamic_shared_overflow.cu", "memcheck", "out-of-bounds access in kernel stage block (0,0,0) thread (32,0,0)", 7});
+}
+TEST(Zoo, MisalignedUint4) {
+  expect_caught({"misaligned_uint4.cu", "memcheck", "misaligned address in kernel copy16 block (0,0,0) thread (0,0,0)", 7});
+}
+TEST(Zoo, UseAfterFree) {
+  expect_caught({"use_after_free.cu", "memcheck", "use after free in kernel scale block (0,0,0) thread (0,0,0)", 5});
+}
+TEST(Zoo, MissingSyncthreads) {
+  expect_caught({"missing_syncthreads.cu", "racecheck", "data race in kernel rotate block (0,0,0) thread (1,0,0)", 7});
+}
+TEST(Zoo, RaceBetweenBlocks) {
+  expect_caught({"race_between_blocks.cu", "racecheck", "data race in kernel count block (1,0,0) thread (0,0,0)", 6});
+}
+TEST(Zoo, DivergentBarrier) {
+  expect_caught({"divergent_barrier.cu", "synccheck", "barrier divergence in kernel split block (0,0,0) thread (32,0,0)", 11});
+}
+TEST(Zoo, WrongShuffleMask) {
+  expect_caught({"wrong_shuffle_mask.cu", "synccheck", "invalid warp synchronization in kernel half_sum block (0,0,0) thread (0,0,0)", 8});
+}
+TEST(Zoo, Deadlock) {
+  expect_caught({"programs/deadlock.cu", "", "deadlock in kernel half_barrier block (0,0,0) thread (32,0,0)", 9});
+}
+TEST(Zoo, StackOverflow) {
+  expect_caught({"programs/stack_overflow.cu", "", "stack overflow in kernel recurse block (0,0,0) thread (0,0,0)", 6});
+}
+TEST(Zoo, RunawayLoop) {
+  expect_caught({"programs/runaway.cu", "", "timeout in kernel spin block (0,0,0) thread (3,0,0)", 6});
+}
+
+TEST(Zoo, CorrectProgramsGiveNoReportUnderEveryMode) {
+  for (const char* program : {"correct_reduction.cu", "programs/hello.cu"}) {
+    const result r = cuemu(std::string("run --check=all ") + path_of(program));
+    EXPECT_EQ(r.status, 0) << program << "\n" << r.out;
+    EXPECT_EQ(r.out.find("cuemu: ") == std::string::npos ||
+                  r.out.find("cuemu: running the") != std::string::npos,
+              true)
+        << r.out;
+    std::size_t pos = 0;
+    while ((pos = r.out.find("cuemu: ", pos)) != std::string::npos) {
+      EXPECT_EQ(r.out.compare(pos, 19, "cuemu: running the "), 0) << "unexpected report:\n" << r.out;
+      ++pos;
+    }
+    EXPECT_EQ(r.out.find("Sanitizer"), std::string::npos) << r.out;
+  }
+}
