@@ -42,7 +42,8 @@ summary=()     # "name|status|seconds"
 failed=0
 t0=$(date +%s)
 
-step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+if [ -t 1 ]; then bold=$'\033[1m' plain=$'\033[0m'; else bold= plain=; fi
+step() { printf '\n%s==> %s%s\n' "$bold" "$*" "$plain"; }
 record() {  # name status seconds
   summary+=("$1|$2|$3")
   [ "$2" = PASS ] || [ "$2" = SKIP ] || failed=1
@@ -112,17 +113,47 @@ selfcheck_programs() {
   for f in selfcheck/*_check.cu; do basename "$f" .cu; done
 }
 
+# Digest lines of a self-check's output must equal those recorded on a real GPU (H200).
+compare_digests() {  # output-file
+  local got expected prefix
+  got=$(grep '^digest ' "$1" | sort)
+  prefix=$(grep -m1 '^digest ' "$1" | awk '{print $2}' | cut -d/ -f1)
+  [ -n "$prefix" ] || { echo "no digest lines in $1"; return 1; }
+  expected=$(grep "^digest $prefix/" selfcheck/expected/h200.txt | sort)
+  if [ "$got" = "$expected" ]; then
+    echo "digests: $(echo "$got" | wc -l) equal to the H200's (selfcheck/expected/h200.txt)"
+  else
+    echo "digests differ from the H200's (selfcheck/expected/h200.txt):"
+    diff <(echo "$expected") <(echo "$got") | head -20
+    return 1
+  fi
+}
+
 do_selfcheck() {
-  local name prog s mode
+  local name s mode out status
   for name in $(selfcheck_programs); do
-    prog="$build_dir/bin/$name"
-    for mode in plain; do
+    for mode in plain memcheck racecheck synccheck; do
       step "self-check $name on the emulator ($mode)"
       s=$(date +%s)
-      if [ ! -x "$prog" ]; then
-        echo "missing $prog"; record "selfcheck $name ($mode)" FAIL 0; continue
+      out="$build_dir/reports/selfcheck-$name-$mode.txt"
+      if [ "$mode" = plain ]; then
+        if [ ! -x "$build_dir/bin/$name" ]; then
+          echo "missing $build_dir/bin/$name"; record "selfcheck $name ($mode)" FAIL 0; continue
+        fi
+        "$build_dir/bin/$name" >"$out" 2>&1
+        status=$?
+      else
+        "$build_dir/bin/cuemu" run --check=$mode "selfcheck/$name.cu" kernels/launchers.cu \
+          -I kernels -I selfcheck >"$out" 2>&1
+        status=$?
       fi
-      if "$prog" 2>&1 | tee "$build_dir/reports/selfcheck-$name-$mode.txt"; then
+      if [ "$mode" = plain ]; then  # every case with the copy path the launcher chose
+        awk '/^plan /{path[$2]=$3" "$4} /^(PASS|FAIL) /{c=$2; sub(":$","",c); line[++n]=$0; key[n]=c}
+             END{for(i=1;i<=n;i++) printf "%-70s %s\n", line[i], path[key[i]]}' "$out"
+      fi
+      grep -E '^(FAIL|selfcheck:|cuemu:)' "$out" | head -40
+      echo "$(grep -c '^PASS' "$out") cases passed (full output: $out)"
+      if [ $status = 0 ] && ! grep -q '^cuemu: ' "$out" && compare_digests "$out"; then
         record "selfcheck $name ($mode)" PASS $(( $(date +%s) - s ))
       else
         record "selfcheck $name ($mode)" FAIL $(( $(date +%s) - s ))

@@ -100,6 +100,71 @@ int compile_only(const options& o, const paths& p, variant v) {
   return 0;
 }
 
+std::vector<std::string> read_lines(const std::string& path) {
+  std::vector<std::string> lines;
+  FILE* f = std::fopen(path.c_str(), "r");
+  if (!f) return lines;
+  std::string line;
+  int c;
+  while ((c = std::fgetc(f)) != EOF) {
+    if (c == '\n') {
+      lines.push_back(line);
+      line.clear();
+    } else {
+      line += static_cast<char>(c);
+    }
+  }
+  if (!line.empty()) lines.push_back(line);
+  std::fclose(f);
+  return lines;
+}
+
+// Runs the program under N schedules and compares their standard output line by line: a
+// correct CUDA program prints the same whatever order threads, warps and blocks run in.
+int compare_schedules(const options& o, variant v, const std::string& program, const std::string& dir) {
+  std::vector<std::string> schedules{"forward", "reverse"};
+  for (int i = 1; static_cast<int>(schedules.size()) < o.compare_schedules; ++i)
+    schedules.push_back("random:" + std::to_string(i));
+  std::vector<std::string> reference;
+  int reference_status = 0;
+  for (std::size_t k = 0; k < schedules.size(); ++k) {
+    std::vector<std::string> env = run_environment(o, v);
+    env.push_back("CUEMU_SCHEDULE=" + schedules[k]);
+    std::vector<std::string> argv_run{program};
+    for (const auto& a : o.program_args) argv_run.push_back(a);
+    const std::string out = dir + "/stdout." + std::to_string(k);
+    const int status = run_process(argv_run, env, o.verbose, out);
+    const std::vector<std::string> lines = read_lines(out);
+    if (k == 0) {
+      reference = lines;
+      reference_status = status;
+      for (const auto& l : lines) std::printf("%s\n", l.c_str());
+      std::fflush(stdout);
+      continue;
+    }
+    std::size_t i = 0;
+    while (i < reference.size() && i < lines.size() && reference[i] == lines[i]) ++i;
+    if (i < reference.size() || i < lines.size() || status != reference_status) {
+      std::fprintf(stderr,
+                   "cuemu: output differs between --schedule=%s and --schedule=%s (the program "
+                   "depends on the order in which CUDA threads run: a race or missing "
+                   "synchronisation)\n",
+                   schedules[0].c_str(), schedules[k].c_str());
+      if (status != reference_status)
+        std::fprintf(stderr, "  exit status %d under %s, %d under %s\n", reference_status,
+                     schedules[0].c_str(), status, schedules[k].c_str());
+      else
+        std::fprintf(stderr, "  first difference at output line %zu:\n    %s: %s\n    %s: %s\n", i + 1,
+                     schedules[0].c_str(), i < reference.size() ? reference[i].c_str() : "<end of output>",
+                     schedules[k].c_str(), i < lines.size() ? lines[i].c_str() : "<end of output>");
+      return 1;
+    }
+  }
+  std::fprintf(stderr, "cuemu: %zu schedules (forward, reverse, random:1..) gave identical output\n",
+               schedules.size());
+  return reference_status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -130,7 +195,10 @@ int main(int argc, char** argv) {
         o.command == mode::cc ? o.output : vdir + "/" + base_name(o.inputs[0]) + ".out";
     rc = build_program(o, p, v, vdir, program);
     if (rc != 0) break;
-    if (o.command == mode::run) {
+    if (o.command == mode::run && o.compare_schedules) {
+      const int status = compare_schedules(o, v, program, vdir);
+      if (rc == 0) rc = status;
+    } else if (o.command == mode::run) {
       if (variants.size() > 1) std::fprintf(stderr, "cuemu: running the %s build\n", variant_name(v));
       std::vector<std::string> argv_run{program};
       for (const auto& a : o.program_args) argv_run.push_back(a);

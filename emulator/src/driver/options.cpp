@@ -1,5 +1,6 @@
 #include "driver/options.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -50,6 +51,8 @@ void print_usage() {
       "emulator options (for run, and recorded as defaults in programs built by cc):\n"
       "      --check=memcheck,racecheck,synccheck|all   --schedule=forward|reverse|random[:SEED]\n"
       "      --workers=N   --stack-size=BYTES[K|M]   --timeout=SECONDS\n"
+      "      --compare-schedules=N (run N times: forward, reverse, random:1..; report when the\n"
+      "      outputs differ, a cheap detector of order dependence)\n"
       "      --keep (keep the translated sources)   -v (show the commands)");
 }
 
@@ -162,6 +165,10 @@ options parse_options(int argc, char** argv) {
       const double t = std::strtod(v.c_str(), &end);
       if (v.empty() || *end || t < 0) usage_error("invalid " + a + " (expected seconds)");
       o.env.push_back("CUEMU_TIMEOUT=" + v);
+    } else if (take_value(a, "--compare-schedules", i, argc, argv, v)) {
+      if (!is_unsigned(v) || std::atoi(v.c_str()) < 2 || std::atoi(v.c_str()) > 1000)
+        usage_error("invalid " + a + " (expected a number of schedules from 2 to 1000)");
+      o.compare_schedules = std::atoi(v.c_str());
     } else if (take_value(a, "--depfile", i, argc, argv, v)) {
       o.depfile = v;
     } else if (a == "--keep") {
@@ -183,6 +190,12 @@ options parse_options(int argc, char** argv) {
   if (o.inputs.empty()) usage_error("no input files");
   if (o.command == mode::cc && o.output.empty() && !o.compile_only)
     usage_error("cuemu cc needs -o OUT");
+  if (o.compare_schedules && o.command != mode::run)
+    usage_error("--compare-schedules is an option of cuemu run");
+  if (o.compare_schedules && std::find_if(o.env.begin(), o.env.end(), [](const std::string& e) {
+        return e.rfind("CUEMU_SCHEDULE=", 0) == 0;
+      }) != o.env.end())
+    usage_error("--compare-schedules chooses the schedules itself; drop --schedule");
   if (o.command == mode::cc && o.memcheck && o.racecheck)
     usage_error("--check=memcheck and --check=racecheck need two separate builds (AddressSanitizer "
                 "and ThreadSanitizer cannot share a program); build them one at a time");

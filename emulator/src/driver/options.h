@@ -21,6 +21,7 @@ struct options {
   std::string depfile;                    // translate: --depfile
   std::vector<std::string> env;           // CUEMU_*=... for the program (not CUEMU_CHECK)
   bool memcheck = false, racecheck = false, synccheck = false;  // --check
+  int compare_schedules = 0;              // --compare-schedules=N: run under N schedules
   bool keep = false;
   bool verbose = false;
   std::vector<std::string> program_args;  // after --

@@ -1,5 +1,6 @@
 #include "driver/process.h"
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,7 +13,7 @@
 namespace cuemu::driver {
 
 int run_process(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                bool verbose) {
+                bool verbose, const std::string& stdout_path) {
   if (verbose) {
     std::string line;
     for (const auto& e : env) line += e + " ";
@@ -26,6 +27,11 @@ int run_process(const std::vector<std::string>& argv, const std::vector<std::str
     return 127;
   }
   if (pid == 0) {
+    if (!stdout_path.empty()) {
+      const int fd = open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      if (fd < 0 || dup2(fd, 1) < 0) _exit(127);
+      close(fd);
+    }
     for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));

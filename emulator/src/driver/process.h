@@ -8,8 +8,9 @@ namespace cuemu::driver {
 
 // Runs argv[0] (searched in PATH) with argv, extra environment entries NAME=VALUE added.
 // Returns the exit status, or 128 + signal number if it was killed by a signal.
+// With `stdout_path`, the program's standard output goes to that file.
 int run_process(const std::vector<std::string>& argv, const std::vector<std::string>& env = {},
-                bool verbose = false);
+                bool verbose = false, const std::string& stdout_path = "");
 
 // The directory containing the running executable.
 std::string executable_dir();

@@ -116,3 +116,20 @@ TEST(Zoo, CorrectProgramsGiveNoReportUnderEveryMode) {
     EXPECT_EQ(r.out.find("Sanitizer"), std::string::npos) << r.out;
   }
 }
+
+TEST(Zoo, OrderDependenceFoundByComparingSchedules) {
+  const result r = cuemu("run --compare-schedules=3 " + path_of("order_dependent.cu"));
+  EXPECT_NE(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("cuemu: output differs between --schedule=forward and --schedule=reverse"),
+            std::string::npos) << r.out;
+  // 32 threads write their id; forward order leaves the last lane's, reverse the first's.
+  EXPECT_NE(r.out.find("forward: winner 31"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("reverse: winner 0"), std::string::npos) << r.out;
+}
+
+TEST(Zoo, CorrectProgramIsTheSameUnderEverySchedule) {
+  const result r = cuemu("run --compare-schedules=5 " + path_of("correct_reduction.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("cuemu: 5 schedules (forward, reverse, random:1..) gave identical output"),
+            std::string::npos) << r.out;
+}
