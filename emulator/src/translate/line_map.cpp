@@ -29,17 +29,35 @@ bool line_map::add_directive(std::string_view text, int physical_line) {
       if (text[i] == '\\' && i + 1 < text.size()) ++i;  // g++ escapes '\' and '"'
       file += text[i];
     }
+    if (i < text.size()) ++i;  // the closing quote
   }
-  markers_.push_back({physical_line, static_cast<int>(n), std::move(file)});
+  // g++'s flags follow the file name: 1 enter, 2 return, 3 system header, 4 extern "C".
+  bool system = false;
+  while (i < text.size()) {
+    skip_blanks(text, i);
+    if (text.substr(i, 1) == "3" && (i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\t'))
+      system = true;
+    while (i < text.size() && text[i] != ' ' && text[i] != '\t') ++i;
+  }
+  markers_.push_back({physical_line, static_cast<int>(n), std::move(file), system});
   return true;
 }
 
-source_location line_map::locate(int physical_line) const {
+const line_map::marker* line_map::find(int physical_line) const {
   auto it = std::upper_bound(markers_.begin(), markers_.end(), physical_line,
                              [](int l, const marker& m) { return l <= m.physical_line; });
-  if (it == markers_.begin()) return {default_file_, physical_line};
-  --it;
-  return {it->file, it->user_line + (physical_line - it->physical_line - 1)};
+  return it == markers_.begin() ? nullptr : &*(it - 1);
+}
+
+source_location line_map::locate(int physical_line) const {
+  const marker* m = find(physical_line);
+  if (!m) return {default_file_, physical_line};
+  return {m->file, m->user_line + (physical_line - m->physical_line - 1)};
+}
+
+bool line_map::in_system_header(int physical_line) const {
+  const marker* m = find(physical_line);
+  return m && m->system;
 }
 
 }  // namespace cuemu::translate

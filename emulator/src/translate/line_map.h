@@ -23,15 +23,19 @@ class line_map {
   bool add_directive(std::string_view text, int physical_line);
 
   source_location locate(int physical_line) const;
+  // The line comes from a system header (its marker carries g++'s flag 3).
+  bool in_system_header(int physical_line) const;
 
  private:
   struct marker {
     int physical_line;  // the marker's line; the next line is user_line
     int user_line;
     std::string file;
+    bool system = false;
   };
   std::string default_file_;
   std::vector<marker> markers_;  // in increasing physical_line order
+  const marker* find(int physical_line) const;
 };
 
 }  // namespace cuemu::translate

@@ -1,7 +1,7 @@
 // One forward pass over the tokens. It tracks which braces open namespace-like scopes (so an
 // `extern __shared__` knows whether it is at namespace scope) and which tokens sit inside
-// `__attribute__((...))` (where __noinline__ must stay), and hands each CUDA construct to its
-// rewrite.
+// `__attribute__((...))` (where __noinline__ must stay), and hands each CUDA construct (and each
+// inline asm statement, which may be PTX) to its rewrite.
 #include "translate/rewriter.h"
 
 #include <algorithm>
@@ -77,6 +77,10 @@ result rewrite(std::string_view preprocessed, std::string_view file_name, const 
       i = next - 1;
     } else if (t.is("__cuemu_global__")) {
       rewrite_kernel(cx, i);
+    } else if (t.is("asm") || t.is("__asm__") || t.is("__asm")) {
+      const bool ns = std::all_of(scope_is_namespace.begin(), scope_is_namespace.end(),
+                                  [](bool b) { return b; });
+      i = rewrite_asm(cx, i, ns);
     }
   }
   std::vector<std::size_t> rejected;

@@ -19,4 +19,9 @@ std::size_t rewrite_shared(context& cx, std::size_t i, bool namespace_scope, boo
 // registrar after non-template definitions and explicit instantiations.
 void rewrite_kernel(context& cx, std::size_t i);
 
+// `asm`/`__asm__`/`__asm` at i: an inline PTX statement is rewritten (the few instructions with
+// a CPU meaning) or reported; other asm is left alone. `namespace_scope`: not inside any function
+// or class body. Returns the index to continue scanning from (the asm's `)`, or i).
+std::size_t rewrite_asm(context& cx, std::size_t i, bool namespace_scope);
+
 }  // namespace cuemu::translate

@@ -131,3 +131,21 @@ TEST(Driver, RunawayLoopEndsAtTheTimeout) {
   EXPECT_TRUE(has(r, "thread (3,0,0) at ")) << r.out;
   EXPECT_TRUE(has(r, "runaway.cu:6")) << r.out;
 }
+
+// Inline PTX: the instructions with a CPU meaning run (griddepcontrol as no-ops, membar.gl as a
+// fence, %laneid as the emulator's lane), any other is a translation error naming the line.
+TEST(Driver, InlinePtxWithACpuMeaningRuns) {
+  const result r = cuemu("run " + program("ptx_griddep.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  // 2 blocks of 8x6 threads: lanes 0..31 and 0..15 each (496 + 120); thread (0,5) is lane 40 % 32.
+  EXPECT_EQ(r.out, "lane sum: 1232\nlane of thread (0,5) in block 1: 8\nblocks: 2\n");
+}
+
+TEST(Driver, UnsupportedInlinePtxIsAnErrorWithFileLineAndInstruction) {
+  const result r = cuemu("run " + program("ptx_unsupported.cu"));
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_TRUE(has(r, "ptx_unsupported.cu:6: error: inline PTX cannot run on the CPU emulator: "
+                     "'ld.global.nc.v4.u32' (use the CUDA C++ intrinsic, e.g. __ldg, or guard it with "
+                     "#ifdef __CUEMU__)"))
+      << r.out;
+}

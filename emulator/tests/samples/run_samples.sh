@@ -32,10 +32,6 @@ run() {
   if [ $rc -eq 0 ] && [ -n "$line" ]; then result=PASS; pass=$((pass + 1)); else result=FAIL; fail=$((fail + 1)); line="exit $rc; $(grep -m1 -E 'error|cuemu:|FAIL' "$log" | cut -c1-100)"; fi
   printf '%-26s %-6s %8.1f  %s\n' "$name" "$result" "$(echo "$end - $start" | bc)" "$line"
 }
-# threadFenceReduction includes helper_cuda.h before any CUDA header (nvcc includes
-# cuda_runtime.h implicitly); until cuemu does the same, a one-line wrapper includes it first.
-tfr_wrap=$logdir/threadFenceReduction_wrap.cu
-printf '#include <cuda_runtime.h>\n#include "threadFenceReduction.cu"\n' > "$tfr_wrap"
 
 run vectorAdd                0_Introduction/vectorAdd                  'Test PASSED'        vectorAdd.cu
 run matrixMul                0_Introduction/matrixMul                  'Result = PASS'      matrixMul.cu
@@ -49,7 +45,7 @@ run histogram                2_Concepts_and_Techniques/histogram       'Test pas
 run simpleTemplates          0_Introduction/simpleTemplates            '0 Failures'         simpleTemplates.cu
 run simpleCooperativeGroups  0_Introduction/simpleCooperativeGroups    '\.\.\.Done\.'       simpleCooperativeGroups.cu
 run simplePrintf             0_Introduction/simplePrintf               'Value is:10'        simplePrintf.cu
-run threadFenceReduction     2_Concepts_and_Techniques/threadFenceReduction 'GPU result'   -I . "$tfr_wrap"
+run threadFenceReduction     2_Concepts_and_Techniques/threadFenceReduction 'GPU result'   threadFenceReduction.cu
 run warpAggregatedAtomicsCG  3_CUDA_Features/warpAggregatedAtomicsCG   'Atomics PASSED'     $arch warpAggregatedAtomicsCG.cu
 run fp16ScalarProduct        0_Introduction/fp16ScalarProduct          'fp16ScalarProduct PASSED'  fp16ScalarProduct.cu
 
