@@ -17,8 +17,6 @@
 namespace cuemu::detail {
 namespace {
 
-thread_local block_executor* t_current = nullptr;
-
 // Records the stack a runner gets, for the stack-overflow report.
 struct recording_stack {
   stack_pool* pool;
@@ -52,8 +50,6 @@ std::string triple(uint3 t) {
 
 }  // namespace
 
-block_executor* current_executor() noexcept { return t_current; }
-
 block_executor& worker_executor() {
   thread_local block_executor exec(options().stack_size);
   return exec;
@@ -61,7 +57,6 @@ block_executor& worker_executor() {
 
 block_executor::block_executor(std::size_t stack_size)
     : stacks_(std::make_unique<stack_pool>(stack_size)) {
-  allocator_.pool = stacks_.get();
   scheduler_target_.tsan_fiber = hooks::current_fiber_context();
 }
 
@@ -69,22 +64,34 @@ block_executor::~block_executor() {
   // Let idle runners leave their loop so their stacks go back to the pool. Runners still
   // holding a lane of an abandoned (faulted) block are left alone on purpose.
   shutting_down_ = true;
-  std::vector<runner*> idle;
-  idle.swap(idle_);
-  for (runner* r : idle) {
-    if (r->ctx) resume(r);
+  running_ = &sched_;
+  current_ = nullptr;
+  while (!idle_.empty()) {
+    runner* r = idle_.back();
+    idle_.pop_back();
+    r->on = nullptr;
+    switch_to(r);  // it returns for good; came_back deletes it
+  }
+  for (runner* r : spare_) {
     hooks::destroy_fiber_context(r->tsan_fiber);
     delete r;
   }
+  for (runner* r : retired_) delete r;
 }
 
 block_executor::runner* block_executor::make_runner() {
-  auto* r = new runner;
+  runner* r;
+  if (!spare_.empty()) {  // racecheck: made before the block, with its TSan fiber
+    r = spare_.back();
+    spare_.pop_back();
+  } else {
+    r = new runner;
+    r->tsan_fiber = hooks::create_fiber_context();
+  }
   r->ctx = boost::context::fiber(std::allocator_arg, recording_stack{stacks_.get(), &r->stack},
                                  [this, r](boost::context::fiber&& s) {
                                    return runner_main(r, std::move(s));
                                  });
-  r->tsan_fiber = hooks::create_fiber_context();
   return r;
 }
 
@@ -95,20 +102,8 @@ block_executor::runner* block_executor::take_runner() {
   return r;
 }
 
-void block_executor::resume(runner* r) {
-  running_ = r;
-  current_ = r->on;
-  if (current_) threadIdx = current_->tid;
-  r->ctx = switch_context(std::move(r->ctx), target_of(r));
-  running_ = nullptr;
-  current_ = nullptr;
-  if (r->retired) {  // its coroutine has returned (racecheck: one lane per runner)
-    hooks::destroy_fiber_context(r->tsan_fiber);
-    delete r;
-  }
-}
-
 hooks::switch_target block_executor::target_of(const runner* r) const {
+  if (r == &sched_) return scheduler_target_;
   hooks::switch_target t;
   t.stack_bottom = stack_bottom(r->stack);
   t.stack_size = r->stack.size;
@@ -116,38 +111,92 @@ hooks::switch_target block_executor::target_of(const runner* r) const {
   return t;
 }
 
-void block_executor::yield_to_scheduler() {
-  scheduler_ = switch_context(std::move(scheduler_), scheduler_target_);
+// The bookkeeping of a switch, on the side of the switcher: `to` runs from now on.
+inline void block_executor::enter(runner* to) noexcept {
+  running_ = to;
+  lane* l = to->on;
+  current_ = l;
+  if (l) {
+    l->state = lane_state::running;
+    threadIdx = l->tid;
+  }
 }
 
-boost::context::fiber block_executor::runner_main(runner* self, boost::context::fiber&& scheduler) {
-  // First entry: learn the scheduler's stack for the sanitizers' switch annotations.
-  hooks::after_switch(nullptr, &scheduler_target_.stack_bottom, &scheduler_target_.stack_size);
-  scheduler_ = std::move(scheduler);
-  while (!shutting_down_) {
-    // Start the not yet started lanes of the warp being advanced, one after another, as plain
-    // calls on this runner, until one of them stops at a synchronisation point.
-    while (starting_ && !faulted_ && starting_->next_unstarted < starting_->count) {
-      warp& w = *starting_;
-      lane& l = lanes_[w.first + w.order[w.next_unstarted++]];
-      l.run = self;
-      self->on = &l;
-      start_lane(l);
-      self->on = nullptr;
-      if (hooks::one_lane_per_runner) {
-        self->retired = true;
-        hooks::before_final_switch(scheduler_target_);
-        return std::move(scheduler_);
+// On the side of the resumed runner: store the continuation of whoever switched to it.
+inline void block_executor::came_back(boost::context::fiber&& from, const void* bottom,
+                                      std::size_t size) {
+  runner* f = from_;
+  if (f == &sched_) {
+    // First learnt when the scheduler first resumes a runner: the worker's own stack, for the
+    // sanitizers' switch annotations towards it.
+    if constexpr (hooks::active) {
+      if (bottom) {
+        scheduler_target_.stack_bottom = bottom;
+        scheduler_target_.stack_size = size;
       }
     }
-    idle_.push_back(self);
-    yield_to_scheduler();
   }
-  hooks::before_final_switch(scheduler_target_);
-  return std::move(scheduler_);
+  if (f->retired) [[unlikely]] {  // its coroutine has returned (racecheck; shutdown)
+    hooks::destroy_fiber_context(f->tsan_fiber);
+    f->tsan_fiber = nullptr;
+    if (hooks::one_lane_per_runner && !shutting_down_) retired_.push_back(f);  // capacity reserved
+    else delete f;
+  } else {
+    f->ctx = std::move(from);
+  }
 }
 
-void block_executor::start_lane(lane& l) {
+inline void block_executor::switch_to(runner* to) {
+  from_ = running_;
+  enter(to);
+  const void* bottom = nullptr;
+  std::size_t size = 0;
+  // The target's description is only built where a sanitizer reads it.
+  boost::context::fiber from =
+      switch_context(std::move(to->ctx), hooks::active ? target_of(to) : hooks::switch_target{},
+                     hooks::active ? &bottom : nullptr, hooks::active ? &size : nullptr);
+  came_back(std::move(from), bottom, size);
+}
+
+boost::context::fiber block_executor::runner_main(runner* self, boost::context::fiber&& from) {
+  {
+    const void* bottom = nullptr;
+    std::size_t size = 0;
+    hooks::after_switch(nullptr, &bottom, &size);
+    came_back(std::move(from), bottom, size);
+  }
+  while (!shutting_down_) {
+    // Run the lane given to this runner, then, as plain calls on this runner, the not yet
+    // started lanes that come next, until one of them stops at a synchronisation point (its
+    // arrival switches away from inside run_lane, and this runner stays with it).
+    lane* next;
+    for (;;) {
+      run_lane(*self->on);
+      next = faulted_ ? nullptr : pick();
+      if (!next || next->state != lane_state::unstarted || hooks::one_lane_per_runner) break;
+      self->on = next;
+      next->run = self;
+    }
+    self->on = nullptr;
+    runner* to = target_for(next);
+    if (hooks::one_lane_per_runner) {
+      self->retired = true;
+      from_ = self;
+      enter(to);
+      hooks::before_final_switch(target_of(to));
+      return std::move(to->ctx);
+    }
+    idle_.push_back(self);
+    switch_to(to);  // resumed with a new lane in self->on, or to shut down
+  }
+  self->retired = true;
+  from_ = self;
+  enter(&sched_);
+  hooks::before_final_switch(scheduler_target_);
+  return std::move(sched_.ctx);
+}
+
+void block_executor::run_lane(lane& l) {
   l.state = lane_state::running;
   current_ = &l;
   threadIdx = l.tid;
@@ -161,151 +210,276 @@ void block_executor::start_lane(lane& l) {
   e.invoke(e.fn, e.params);
   hooks::lane_end(*launch_);
   l.state = lane_state::exited;
+  warp& w = warps_[l.warp];
+  w.alive &= ~(1u << l.lane_id);
+  w.live_pos &= ~(1u << l.pos);
   --live_;
   current_ = nullptr;
+  // The barrier completes when every thread not exited has arrived.
+  if (at_barrier_ == live_ && live_ != 0) complete_barrier();
+}
+
+// The next lane to run: the warp being advanced first (its unstarted lanes in order, then its
+// released lanes round robin from the one resumed last), then the next warp in schedule order.
+// Returns nullptr when no lane can run (the block is done, deadlocked or faulted). An unstarted
+// lane returned is taken (its warp's next_unstarted advanced).
+inline block_executor::lane* block_executor::pick() {
+  warp& w = *cur_warp_;
+  unsigned pos;
+  if (w.next_unstarted < w.count) {
+    pos = w.next_unstarted++;
+  } else if (w.ready) {
+    const unsigned after = w.ready & (~1u << w.cursor);  // positions after the cursor
+    pos = static_cast<unsigned>(__builtin_ctz(after ? after : w.ready));
+    w.ready &= ~(1u << pos);
+  } else {
+    return pick_slow();
+  }
+  w.cursor = pos;
+  return &lanes_[w.first + w.order[pos]];
+}
+
+// The warp being advanced has nothing to run: resolve its pending collectives, else move on.
+block_executor::lane* block_executor::pick_slow() {
+  const unsigned nw = nwarps_;
+  for (unsigned scanned = 0; scanned < nw;) {
+    warp& w = warps_[warp_order_[cur_pos_]];
+    cur_warp_ = &w;
+    if (w.next_unstarted < w.count || w.ready) return pick();
+    // Every lane of the warp has stopped: collectives that did not complete on arrival
+    // (mismatches, exited lanes named, coalesced_threads) are resolved or reported here.
+    if ((w.coll | w.conv) != 0 && resolve_collectives(w)) continue;
+    if (faulted_) return nullptr;
+    cur_pos_ = cur_pos_ + 1 == nw ? 0 : cur_pos_ + 1;
+    ++scanned;
+  }
+  cur_warp_ = &warps_[warp_order_[cur_pos_]];
+  return nullptr;
+}
+
+inline block_executor::runner* block_executor::target_for(lane* next) {
+  if (!next) [[unlikely]] return &sched_;
+  if (next->state == lane_state::unstarted) {
+    runner* r = take_runner();
+    r->on = next;
+    next->run = r;
+    return r;
+  }
+  return next->run;
+}
+
+// The calling lane has recorded its arrival at a synchronisation point: run others until it is
+// released and resumed.
+inline void block_executor::wait_here(lane& l) {
+  lane* next = pick();
+  if (next == &l) {
+    l.state = lane_state::running;
+    return;
+  }
+  switch_to(target_for(next));
+}
+
+void block_executor::setup_block(const launch_state& launch, std::uint64_t schedule_salt) {
+  const exec_options& opt = options();
+  const dim3 b = launch.block;
+  const unsigned n = b.x * b.y * b.z;
+  const bool random = opt.schedule == schedule_kind::random;
+  const bool same = laid_out_ && b.x == shape_.x && b.y == shape_.y && b.z == shape_.z;
+  const unsigned nwarps = (n + 31) / 32;
+  if (!same || random) {
+    lanes_.assign(n, lane{});
+    for (unsigned i = 0; i < n; ++i) {
+      lane& l = lanes_[i];
+      l.tid = uint3{i % b.x, (i / b.x) % b.y, i / (b.x * b.y)};
+      l.index = i;
+      l.warp = i / 32;
+      l.lane_id = i % 32;
+    }
+    warps_.assign(nwarps, warp{});
+    warp_order_.resize(nwarps);
+    std::mt19937_64 rng;
+    if (random) rng.seed(opt.seed * 0x9e3779b97f4a7c15ull + schedule_salt);
+    for (unsigned wi = 0; wi < nwarps; ++wi) {
+      warp& w = warps_[wi];
+      w.first = wi * 32;
+      w.count = std::min(32u, n - w.first);
+      w.existing = w.count == 32 ? ~0u : ((1u << w.count) - 1);
+      std::vector<unsigned char> order(w.count);
+      for (unsigned k = 0; k < w.count; ++k) order[k] = static_cast<unsigned char>(k);
+      permute(order, opt.schedule, rng);
+      for (unsigned k = 0; k < w.count; ++k) {
+        w.order[k] = order[k];
+        lanes_[w.first + order[k]].pos = k;
+      }
+      warp_order_[wi] = wi;
+    }
+    permute(warp_order_, opt.schedule, rng);
+    shape_ = b;
+    laid_out_ = !random;
+    nwarps_ = nwarps;
+  } else {
+    for (lane& l : lanes_) {
+      l.state = lane_state::unstarted;
+      l.run = nullptr;
+      l.collectives = 0;
+    }
+  }
+  for (warp& w : warps_) {
+    w.converged = w.alive = w.existing;
+    w.live_pos = w.existing;  // positions 0..count-1, like the lane ids
+    w.ready = w.coll = w.conv = 0;
+    w.cursor = 31;
+    w.next_unstarted = 0;
+  }
+  cur_pos_ = 0;
+  cur_warp_ = &warps_[warp_order_[0]];
+  live_ = n;
+  at_barrier_ = 0;
+  barrier_true_ = 0;
+  barrier_generation_ = 0;
+  synccheck_ = opt.synccheck;
 }
 
 bool block_executor::run(launch_state& launch, uint3 block_idx, std::uint64_t schedule_salt) {
   launch_ = &launch;
   block_idx_ = block_idx;
   faulted_ = false;
-  block_executor* outer = t_current;
-  t_current = this;
+  block_executor* outer = t_current_executor;
+  t_current_executor = this;
   blockIdx = block_idx;
   blockDim = launch.block;
   gridDim = launch.grid;
 
-  const exec_options& opt = options();
-  std::mt19937_64 rng(opt.seed * 0x9e3779b97f4a7c15ull + schedule_salt);
-  const dim3 b = launch.block;
-  const unsigned n = b.x * b.y * b.z;
-  lanes_.assign(n, lane{});
-  for (unsigned i = 0; i < n; ++i) {
-    lane& l = lanes_[i];
-    l.tid = uint3{i % b.x, (i / b.x) % b.y, i / (b.x * b.y)};
-    l.index = i;
-    l.warp = i / 32;
-    l.lane_id = i % 32;
+  setup_block(launch, schedule_salt);
+  if (hooks::one_lane_per_runner) {
+    // Every lane gets its own runner: make the structs here, on the worker's own fiber.
+    for (runner* r : retired_) {
+      r->stack = {};
+      r->on = nullptr;
+      r->retired = false;
+      r->tsan_fiber = hooks::create_fiber_context();
+      spare_.push_back(r);
+    }
+    retired_.clear();
+    const std::size_t need = lanes_.size() + 1;
+    while (spare_.size() < need) {
+      auto* r = new runner;
+      r->tsan_fiber = hooks::create_fiber_context();
+      spare_.push_back(r);
+      ++runners_made_;
+    }
+    retired_.reserve(runners_made_);
   }
-  const unsigned nwarps = (n + 31) / 32;
-  warps_.resize(nwarps);
-  warp_order_.resize(nwarps);
-  for (unsigned wi = 0; wi < nwarps; ++wi) {
-    warp& w = warps_[wi];
-    w.first = wi * 32;
-    w.count = std::min(32u, n - w.first);
-    w.existing = w.count == 32 ? ~0u : ((1u << w.count) - 1);
-    w.converged = w.existing;
-    w.order.resize(w.count);
-    for (unsigned k = 0; k < w.count; ++k) w.order[k] = k;
-    permute(w.order, opt.schedule, rng);
-    w.next_unstarted = 0;
-    warp_order_[wi] = wi;
-  }
-  permute(warp_order_, opt.schedule, rng);
-  live_ = n;
-  at_barrier_ = 0;
-  barrier_generation_ = 0;
   shared_memory_block_begin(launch);
   tokens_ = hooks::block_begin(launch);
 
-  bool ok = true;
-  for (;;) {
-    bool progress = false;
-    for (unsigned wi : warp_order_) {
-      progress |= advance_warp(warps_[wi]);
-      if (faulted_) break;
-    }
-    if (faulted_) {
-      ok = false;
-      break;
-    }
-    if (live_ == 0) break;
-    if (at_barrier_ == live_) {
-      complete_barrier();
-      continue;
-    }
-    if (!progress) {
-      report_deadlock();
-      ok = false;
-      break;
-    }
-  }
+  // Start the first lane; the lanes switch among themselves and come back here when the block
+  // is done, deadlocked or faulted.
+  running_ = &sched_;
+  current_ = nullptr;
+  if (lane* first = pick()) switch_to(target_for(first));
+  running_ = &sched_;
+  current_ = nullptr;
+  if (!faulted_ && live_ != 0) report_deadlock();
+  const bool ok = !faulted_;
   if (!ok) abandon_block();
   hooks::block_end(tokens_);
   tokens_ = nullptr;
   if (ok) shared_memory_block_end();  // a faulted block's lanes may still point into it
-  starting_ = nullptr;
-  t_current = outer;
+  t_current_executor = outer;
   launch_ = nullptr;
   return ok;
 }
 
-bool block_executor::advance_warp(warp& w) {
-  bool progress = false;
-  starting_ = &w;
-  for (;;) {
-    bool did = false;
-    while (w.next_unstarted < w.count && !faulted_) {
-      resume(take_runner());
-      did = true;
-    }
-    for (unsigned pos = 0; pos < w.count && !faulted_; ++pos) {
-      lane& l = lanes_[w.first + w.order[pos]];
-      if (l.state == lane_state::ready) {
-        resume(l.run);
-        did = true;
-      }
-    }
-    if (faulted_) return true;
-    if (!did && !resolve_collectives(w)) break;
-    progress = true;
-  }
-  starting_ = nullptr;
-  return progress;
+[[noreturn, gnu::cold, gnu::noinline]] static void called_off_device(const char* what) {
+  std::fprintf(stderr, "cuemu: %s called outside a kernel (from host code)\n", what);
+  std::abort();
 }
 
-int block_executor::barrier(barrier_op op, int predicate, source_location where) {
+[[gnu::always_inline]] inline int block_executor::barrier(barrier_op op, int predicate,
+                                                         source_location where) {
   lane& l = *current_;
   l.state = lane_state::at_barrier;
   l.bop = op;
-  l.value = predicate != 0;
   l.where = where;
   l.generation = barrier_generation_;
+  barrier_true_ += predicate != 0;
   ++at_barrier_;
   hooks::barrier_arrive(tokens_, l.generation);
-  yield_to_scheduler();
+  if (at_barrier_ == live_) complete_barrier();
+  wait_here(l);
   hooks::barrier_depart(tokens_, l.generation);
-  return static_cast<int>(l.result);
+  switch (op) {
+    case barrier_op::count: return static_cast<int>(last_true_);
+    case barrier_op::and_: return last_true_ == last_arrived_;
+    case barrier_op::or_: return last_true_ != 0;
+    default: return 0;
+  }
 }
 
-std::uint64_t block_executor::collective(warp_op op, unsigned mask, std::uint64_t value, int arg,
-                                         int width, source_location where) {
+// Errors of a collective's arguments, found on arrival (cold: builds the report).
+void block_executor::invalid_collective(const lane& l, int width) {
+  if (!(l.mask & (1u << l.lane_id))) {
+    fault_at(l, "invalid warp synchronization",
+             std::string("  ") + warp_op_name(l.op) + " called by lane " +
+                 std::to_string(l.lane_id) + " with mask " + hex(l.mask) +
+                 ", which does not name the calling lane\n");
+  }
+  fault_at(l, "invalid warp synchronization",
+           std::string("  ") + warp_op_name(l.op) + " with width " + std::to_string(width) +
+               ": width must be a power of two from 1 to 32\n");
+}
+
+bool block_executor::same_collective(const warp& w, unsigned m, const lane& l) const {
+  const lane* L = &lanes_[w.first];
+  for (unsigned rest = m; rest; rest &= rest - 1) {
+    const lane& o = L[__builtin_ctz(rest)];
+    if (o.op != l.op || o.mask != l.mask) return false;
+  }
+  return true;
+}
+
+[[gnu::always_inline]] inline std::uint64_t block_executor::collective(
+    warp_op op, unsigned mask, std::uint64_t value, int arg, int width, source_location where) {
   lane& l = *current_;
   l.op = op;
   l.mask = mask;
   l.where = where;
-  if (!(mask & (1u << l.lane_id))) {
-    fault_at(l, "invalid warp synchronization",
-             std::string("  ") + warp_op_name(op) + " called by lane " + std::to_string(l.lane_id) +
-                 " with mask " + hex(mask) + ", which does not name the calling lane\n");
-  }
-  const bool shuffle = op == warp_op::shfl_idx || op == warp_op::shfl_up ||
-                       op == warp_op::shfl_down || op == warp_op::shfl_xor;
-  if (shuffle && (width < 1 || width > 32 || (width & (width - 1)) != 0)) {
-    fault_at(l, "invalid warp synchronization",
-             std::string("  ") + warp_op_name(op) + " with width " + std::to_string(width) +
-                 ": width must be a power of two from 1 to 32\n");
-  }
+  const unsigned bit = 1u << l.lane_id;
+  const bool shuffle = op >= warp_op::shfl_idx && op <= warp_op::shfl_xor;
+  if (!(mask & bit) || (shuffle && (width < 1 || width > 32 || (width & (width - 1)) != 0)))
+      [[unlikely]]
+    invalid_collective(l, width);
   l.state = lane_state::at_collective;
   l.value = value;
   l.arg = arg;
   l.width = width;
   hooks::collective_arrive(tokens_, l.index, l.collectives & 1u);
-  yield_to_scheduler();
+  warp& w = warps_[l.warp];
+  if (op == warp_op::converge) {
+    w.conv |= bit;  // resolved once every lane of the warp has stopped
+  } else {
+    w.coll |= bit;
+    const unsigned m = mask & w.existing;
+    if ((w.coll & m) == m && same_collective(w, m, l)) complete_collective(w, m, l);
+  }
+  wait_here(l);
   hooks::collective_depart(tokens_, l.index - l.lane_id, l.participants, l.peer_parities);
   ++l.collectives;
   return l.result;
+}
+
+int block_executor::barrier_entry(barrier_op op, int predicate, source_location where) {
+  block_executor* e = t_current_executor;
+  if (!e) [[unlikely]] called_off_device("__syncthreads");
+  return e->barrier(op, predicate, where);
+}
+
+std::uint64_t block_executor::collective_entry(warp_op op, unsigned mask, std::uint64_t value,
+                                               int arg, int width, source_location where) {
+  block_executor* e = t_current_executor;
+  if (!e) [[unlikely]] called_off_device(warp_op_name(op));
+  return e->collective(op, mask, value, arg, width, where);
 }
 
 unsigned block_executor::active_mask() const noexcept {
@@ -315,7 +489,7 @@ unsigned block_executor::active_mask() const noexcept {
 unsigned block_executor::lane_id() const noexcept { return current_ ? current_->lane_id : 0; }
 
 const boost::context::stack_context* block_executor::current_stack() const noexcept {
-  return running_ ? &running_->stack : nullptr;
+  return running_ && running_ != &sched_ ? &running_->stack : nullptr;
 }
 
 bool block_executor::describe_current(uint3& block, uint3& thread) const noexcept {
@@ -326,7 +500,7 @@ bool block_executor::describe_current(uint3& block, uint3& thread) const noexcep
 }
 
 void block_executor::complete_barrier() {
-  if (options().synccheck) {
+  if (synccheck_) {
     // Barrier divergence: threads of the block waiting at different __syncthreads call sites.
     const lane* first = nullptr;
     for (const lane& l : lanes_) {
@@ -343,29 +517,19 @@ void block_executor::complete_barrier() {
       }
     }
   }
-  unsigned count = 0;
-  for (const lane& l : lanes_)
-    if (l.state == lane_state::at_barrier && l.value) ++count;
-  for (lane& l : lanes_) {
-    if (l.state != lane_state::at_barrier) continue;
-    switch (l.bop) {
-      case barrier_op::sync: l.result = 0; break;
-      case barrier_op::count: l.result = count; break;
-      case barrier_op::and_: l.result = count == at_barrier_; break;
-      case barrier_op::or_: l.result = count != 0; break;
-    }
-    l.state = lane_state::ready;
-  }
+  // Every thread not exited is at the barrier: release them all; results are read on departure.
+  last_true_ = barrier_true_;
+  last_arrived_ = at_barrier_;
+  barrier_true_ = 0;
   at_barrier_ = 0;
   ++barrier_generation_;
-  for (warp& w : warps_) update_converged(w);
-}
-
-void block_executor::update_converged(warp& w) {
-  unsigned m = 0;
-  for (unsigned k = 0; k < w.count; ++k)
-    if (lanes_[w.first + k].state != lane_state::exited) m |= 1u << k;
-  w.converged = m;
+  for (warp& w : warps_) {
+    w.ready = w.live_pos;
+    w.cursor = 31;
+    w.converged = w.alive;
+  }
+  cur_pos_ = 0;
+  cur_warp_ = &warps_[warp_order_[0]];
 }
 
 bool block_executor::resolve_collectives(warp& w) {
@@ -430,42 +594,18 @@ bool block_executor::resolve_collectives(warp& w) {
   return false;
 }
 
+// Computes every participant's result once (from the values as they arrived), then releases
+// them. `m`: the participants (lane ids).
 void block_executor::complete_collective(warp& w, unsigned m, const lane& first) {
-  auto at = [&](unsigned j) -> lane& { return lanes_[w.first + j]; };
-  std::uint64_t ballot = 0;
-  for (unsigned j = 0; j < 32; ++j)
-    if ((m & (1u << j)) && at(j).value) ballot |= 1u << j;
+  lane* L = &lanes_[w.first];
   const warp_op op = first.op;
-  // Fold for the __reduce_*_sync family.
-  std::uint32_t red = 0;
-  bool seeded = false;
-  for (unsigned j = 0; j < 32 && op >= warp_op::reduce_add_u; ++j) {
-    if (!(m & (1u << j))) continue;
-    const std::uint32_t v = static_cast<std::uint32_t>(at(j).value);
-    if (!seeded) { red = v; seeded = true; continue; }
-    switch (op) {
-      case warp_op::reduce_add_u: case warp_op::reduce_add_i: red += v; break;
-      case warp_op::reduce_min_u: red = std::min(red, v); break;
-      case warp_op::reduce_max_u: red = std::max(red, v); break;
-      case warp_op::reduce_min_i: red = static_cast<std::uint32_t>(std::min(static_cast<std::int32_t>(red), static_cast<std::int32_t>(v))); break;
-      case warp_op::reduce_max_i: red = static_cast<std::uint32_t>(std::max(static_cast<std::int32_t>(red), static_cast<std::int32_t>(v))); break;
-      case warp_op::reduce_and: red &= v; break;
-      case warp_op::reduce_or: red |= v; break;
-      case warp_op::reduce_xor: red ^= v; break;
-      default: break;
-    }
-  }
-  bool all_equal = true;
-  for (unsigned j = 0; j < 32; ++j)
-    if ((m & (1u << j)) && at(j).value != first.value) all_equal = false;
-
-  for (unsigned i = 0; i < 32; ++i) {
-    if (!(m & (1u << i))) continue;
-    lane& l = at(i);
-    switch (op) {
-      case warp_op::syncwarp: l.result = 0; break;
-      case warp_op::shfl_idx: case warp_op::shfl_up: case warp_op::shfl_down:
-      case warp_op::shfl_xor: {
+  switch (op) {
+    case warp_op::syncwarp:
+      break;
+    case warp_op::shfl_idx: case warp_op::shfl_up: case warp_op::shfl_down:
+    case warp_op::shfl_xor:
+      for (unsigned rest = m; rest; rest &= rest - 1) {
+        lane& l = L[__builtin_ctz(rest)];
         // PTX shfl.sync semantics: segmask selects the segment of `width` lanes; a source
         // outside the allowed range reads the caller's own value.
         const unsigned lane_no = l.lane_id;
@@ -493,43 +633,96 @@ void block_executor::complete_collective(warp& w, unsigned m, const lane& first)
             valid = j <= static_cast<int>(max_lane);
             break;
         }
-        if (valid && !(m & (1u << j)) && options().synccheck) {
-          fault_at(l, "invalid warp synchronization",
-                   std::string("  ") + warp_op_name(op) + " in lane " + std::to_string(lane_no) +
-                       " reads lane " + std::to_string(j) + ", which is not in mask " + hex(l.mask) +
-                       " (the value is undefined on a GPU)\n");
-          return;
+        if (valid && !(m & (1u << j))) [[unlikely]] {
+          if (synccheck_) {
+            fault_at(l, "invalid warp synchronization",
+                     std::string("  ") + warp_op_name(op) + " in lane " + std::to_string(lane_no) +
+                         " reads lane " + std::to_string(j) + ", which is not in mask " +
+                         hex(l.mask) + " (the value is undefined on a GPU)\n");
+            return;
+          }
+          valid = false;
         }
-        if (!valid || !(m & (1u << j))) j = static_cast<int>(lane_no);
-        l.result = at(static_cast<unsigned>(j)).value;
-        break;
+        l.result = valid ? L[j].value : l.value;
       }
-      case warp_op::ballot: l.result = ballot; break;
-      case warp_op::any: l.result = ballot != 0; break;
-      case warp_op::all: l.result = ballot == m; break;
-      case warp_op::match_any: {
+      break;
+    case warp_op::ballot: case warp_op::any: case warp_op::all: {
+      std::uint64_t ballot = 0;
+      for (unsigned rest = m; rest; rest &= rest - 1) {
+        const unsigned j = static_cast<unsigned>(__builtin_ctz(rest));
+        if (L[j].value) ballot |= 1u << j;
+      }
+      const std::uint64_t r = op == warp_op::ballot ? ballot
+                              : op == warp_op::any  ? std::uint64_t{ballot != 0}
+                                                    : std::uint64_t{ballot == m};
+      for (unsigned rest = m; rest; rest &= rest - 1) L[__builtin_ctz(rest)].result = r;
+      break;
+    }
+    case warp_op::match_any:
+      for (unsigned rest = m; rest; rest &= rest - 1) {
+        lane& l = L[__builtin_ctz(rest)];
         std::uint64_t same = 0;
-        for (unsigned j = 0; j < 32; ++j)
-          if ((m & (1u << j)) && at(j).value == l.value) same |= 1u << j;
+        for (unsigned r2 = m; r2; r2 &= r2 - 1) {
+          const unsigned j = static_cast<unsigned>(__builtin_ctz(r2));
+          if (L[j].value == l.value) same |= 1u << j;
+        }
         l.result = same;
-        break;
       }
-      case warp_op::match_all: l.result = all_equal ? m : 0; break;
-      case warp_op::converge: l.result = m; break;
-      default: l.result = red; break;
+      break;
+    case warp_op::match_all: {
+      bool all_equal = true;
+      for (unsigned rest = m; rest; rest &= rest - 1)
+        if (L[__builtin_ctz(rest)].value != first.value) all_equal = false;
+      for (unsigned rest = m; rest; rest &= rest - 1)
+        L[__builtin_ctz(rest)].result = all_equal ? m : 0;
+      break;
+    }
+    case warp_op::converge:
+      for (unsigned rest = m; rest; rest &= rest - 1) L[__builtin_ctz(rest)].result = m;
+      break;
+    default: {  // the __reduce_*_sync family
+      std::uint32_t red = static_cast<std::uint32_t>(L[__builtin_ctz(m)].value);
+      for (unsigned rest = m & (m - 1); rest; rest &= rest - 1) {
+        const std::uint32_t v = static_cast<std::uint32_t>(L[__builtin_ctz(rest)].value);
+        switch (op) {
+          case warp_op::reduce_add_u: case warp_op::reduce_add_i: red += v; break;
+          case warp_op::reduce_min_u: red = std::min(red, v); break;
+          case warp_op::reduce_max_u: red = std::max(red, v); break;
+          case warp_op::reduce_min_i: red = static_cast<std::uint32_t>(std::min(static_cast<std::int32_t>(red), static_cast<std::int32_t>(v))); break;
+          case warp_op::reduce_max_i: red = static_cast<std::uint32_t>(std::max(static_cast<std::int32_t>(red), static_cast<std::int32_t>(v))); break;
+          case warp_op::reduce_and: red &= v; break;
+          case warp_op::reduce_or: red |= v; break;
+          case warp_op::reduce_xor: red ^= v; break;
+          default: break;
+        }
+      }
+      for (unsigned rest = m; rest; rest &= rest - 1) L[__builtin_ctz(rest)].result = red;
+      break;
     }
   }
   // Results are computed from the values before anyone resumes; now release the lanes.
-  unsigned parities = 0;
-  for (unsigned i = 0; i < 32; ++i)
-    if ((m & (1u << i)) && (at(i).collectives & 1u)) parities |= 1u << i;
-  for (unsigned i = 0; i < 32; ++i)
-    if (m & (1u << i)) {
-      at(i).participants = m;
-      at(i).peer_parities = parities;
-      at(i).state = lane_state::ready;
+  if constexpr (hooks::active) {
+    unsigned parities = 0;
+    for (unsigned rest = m; rest; rest &= rest - 1) {
+      const unsigned i = static_cast<unsigned>(__builtin_ctz(rest));
+      if (L[i].collectives & 1u) parities |= 1u << i;
     }
-  update_converged(w);
+    for (unsigned rest = m; rest; rest &= rest - 1) {
+      lane& l = L[__builtin_ctz(rest)];
+      l.participants = m;
+      l.peer_parities = parities;
+    }
+  }
+  unsigned ready = 0;
+  for (unsigned rest = m; rest; rest &= rest - 1) {
+    lane& l = L[__builtin_ctz(rest)];
+    l.state = lane_state::ready;
+    ready |= 1u << l.pos;
+  }
+  w.ready |= ready;
+  if (op == warp_op::converge) w.conv &= ~m;
+  else w.coll &= ~m;
+  w.converged = w.alive;
 }
 
 std::string block_executor::describe_wait(const lane& l) const {
@@ -617,9 +810,10 @@ void block_executor::fault_at(const lane& l, const char* fault_class, const std:
   report_fault(r);
   faulted_ = true;
   launch_->aborted = true;
-  if (current_ == &l) {
-    // On the faulting lane: leave for good; the scheduler abandons the block.
-    yield_to_scheduler();
+  if (running_ != &sched_) {
+    // On a lane (the faulting one, or the one whose arrival found the fault): leave for good;
+    // the scheduler abandons the block.
+    switch_to(&sched_);
     std::abort();  // never resumed
   }
 }
@@ -639,7 +833,7 @@ void block_executor::fault_current_lane(const char* fault_class, const char* fil
   report_fault(r);
   faulted_ = true;
   launch_->aborted = true;
-  yield_to_scheduler();
+  switch_to(&sched_);
   std::abort();  // never resumed
 }
 

@@ -1,10 +1,19 @@
 // The block executor: runs the CUDA threads of one block as coroutines under warp-synchronous
 // scheduling. One executor per worker OS thread; a worker runs one block at a time.
 //
-// Coroutines on demand: a "runner" coroutine starts lanes of a warp one after another as plain
-// calls. Only when a lane reaches a synchronisation point does its runner stay with it
-// (suspended), and the next lane is started on another runner. A kernel that never
-// synchronises therefore runs all its threads on one runner, with no context switch per thread.
+// Coroutines on demand: a "runner" coroutine starts lanes one after another as plain calls. Only
+// when a lane reaches a synchronisation point does its runner stay with it (suspended), and the
+// next lane is started on another runner. A kernel that never synchronises therefore runs all its
+// threads on one runner, with no context switch per thread.
+//
+// Direct switches: a lane arriving at a synchronisation point records its arrival (O(1): counters
+// and masks), and if that arrival completes the barrier or the warp collective, computes the
+// results once for every participant. It then picks the next lane to run (`pick`: the warp being
+// advanced first, its lanes round robin in schedule order, then the next warp) and switches
+// straight to that lane's runner; the worker's own context (the "scheduler") is only resumed when
+// the block is done, deadlocked or faulted. Every switch goes through switch_context
+// (context_switch.h); a runner resumed by another runner stores the continuation of the runner
+// that switched to it (`from_`).
 #pragma once
 
 #include <boost/context/fiber.hpp>
@@ -32,6 +41,12 @@ class block_executor {
   // Runs one block to completion. Returns false if it faulted (the fault is reported).
   bool run(launch_state& launch, uint3 block_idx, std::uint64_t schedule_salt);
 
+  // The entry points of the intrinsics: the calling worker's executor (one TLS read), or a
+  // report and abort when called outside a kernel.
+  static int barrier_entry(barrier_op op, int predicate, source_location where);
+  static std::uint64_t collective_entry(warp_op op, unsigned mask, std::uint64_t value, int arg,
+                                        int width, source_location where);
+
   // Called on a lane (a CUDA thread of the running block).
   int barrier(barrier_op op, int predicate, source_location where);
   std::uint64_t collective(warp_op op, unsigned mask, std::uint64_t value, int arg, int width,
@@ -54,6 +69,7 @@ class block_executor {
   struct lane {
     uint3 tid{0, 0, 0};
     unsigned index = 0, warp = 0, lane_id = 0;
+    unsigned pos = 0;  // position in its warp's schedule order
     lane_state state = lane_state::unstarted;
     runner* run = nullptr;
     // The synchronisation point it waits at.
@@ -68,44 +84,67 @@ class block_executor {
     unsigned peer_parities = 0; // racecheck: parities of the participants at completion
     source_location where{nullptr, 0};
   };
+  // Lane masks are by lane id, except `ready` and `live_pos`, which are by schedule position.
+  // A lane's `state` is exact except for lanes released (in `ready`) and not yet resumed, which
+  // keep their waiting state; every reader looks at a warp only when it has no ready lanes.
   struct warp {
     unsigned first = 0, count = 0;  // lanes [first, first + count)
     unsigned existing = 0;          // mask of lanes that exist (a partial last warp has fewer)
     unsigned converged = 0;         // __activemask(): lanes not exited at the last sync point
-    std::vector<unsigned> order;    // lane indices within the warp, in schedule order
+    unsigned alive = 0;             // lanes not exited now
+    unsigned live_pos = 0;          // positions of the lanes not exited
+    unsigned ready = 0;             // positions of released lanes waiting to be resumed
+    unsigned coll = 0;              // lanes waiting at a warp collective other than converge
+    unsigned conv = 0;              // lanes waiting in coalesced_threads()
+    unsigned cursor = 31;           // position of the lane resumed last (round robin)
     unsigned next_unstarted = 0;    // position in order
+    unsigned char order[32] = {};   // lane ids within the warp, in schedule order
   };
   struct runner {
     boost::context::fiber ctx;
     boost::context::stack_context stack{};
     lane* on = nullptr;
-    void* tsan_fiber = nullptr;  // racecheck: this runner's ThreadSanitizer fiber
-    bool retired = false;        // racecheck: ran its one lane; destroyed by the scheduler
+    void* tsan_fiber = nullptr;
+    bool retired = false;  // its coroutine has returned; deleted by whoever it switched to
   };
 
   runner* make_runner();
   runner* take_runner();
-  void resume(runner* r);
-  void yield_to_scheduler();
+  void switch_to(runner* to);
+  void enter(runner* to) noexcept;
+  void came_back(boost::context::fiber&& from, const void* bottom, std::size_t size);
   hooks::switch_target target_of(const runner* r) const;
-  boost::context::fiber runner_main(runner* self, boost::context::fiber&& scheduler);
-  void start_lane(lane& l);
+  boost::context::fiber runner_main(runner* self, boost::context::fiber&& from);
+  void run_lane(lane& l);
+  lane* pick();
+  lane* pick_slow();
+  runner* target_for(lane* next);
+  void wait_here(lane& l);
+  void setup_block(const launch_state& launch, std::uint64_t schedule_salt);
 
-  bool advance_warp(warp& w);
   bool resolve_collectives(warp& w);
+  bool same_collective(const warp& w, unsigned m, const lane& l) const;
   void complete_barrier();
-  void update_converged(warp& w);
   void complete_collective(warp& w, unsigned participants, const lane& first);
   void fault_at(const lane& l, const char* fault_class, const std::string& details);
+  void invalid_collective(const lane& l, int width);
   void report_deadlock();
   std::string describe_wait(const lane& l) const;
   void abandon_block();
 
-  pooled_stack allocator_;
   std::unique_ptr<stack_pool> stacks_;
   std::vector<runner*> idle_;
-  boost::context::fiber scheduler_;  // held by the running runner while a lane runs
+  // racecheck: runner structs and their ThreadSanitizer fibers are made on the worker's own
+  // fiber before the block starts (a fiber created by a lane's fiber would inherit that lane's
+  // history, hiding its races; malloc/free of a struct on two lanes' fibers would look like a
+  // race), and the structs are reused, never freed while lanes run.
+  std::vector<runner*> spare_;    // with a fresh TSan fiber, for the lanes of this block
+  std::vector<runner*> retired_;  // returned by this block's lanes; refreshed before the next
+  std::size_t runners_made_ = 0;
+  runner sched_;                           // the worker's own context (ctx held while lanes run)
   hooks::switch_target scheduler_target_;  // the worker's own stack and TSan fiber
+  runner* running_ = &sched_;              // the runner (or the scheduler) running now
+  runner* from_ = nullptr;                 // who switched to the runner running now
   block_tokens* tokens_ = nullptr;
   unsigned barrier_generation_ = 0;
 
@@ -114,17 +153,25 @@ class block_executor {
   std::vector<lane> lanes_;
   std::vector<warp> warps_;
   std::vector<unsigned> warp_order_;
-  warp* starting_ = nullptr;   // the warp whose unstarted lanes runners take
+  dim3 shape_{0, 0, 0};        // the block shape lanes_/warps_ were laid out for
+  bool laid_out_ = false;      // lanes_/warps_ hold the fixed (non-random) layout for shape_
+  unsigned nwarps_ = 0;
+  unsigned cur_pos_ = 0;       // position in warp_order_ of the warp being advanced
+  warp* cur_warp_ = nullptr;   // that warp
   lane* current_ = nullptr;    // the lane running now
-  runner* running_ = nullptr;  // the runner running now
   unsigned live_ = 0;          // threads not exited
-  unsigned at_barrier_ = 0;
+  unsigned at_barrier_ = 0;    // threads waiting at the barrier
+  unsigned barrier_true_ = 0;  // of them, with a non-zero predicate
+  unsigned last_arrived_ = 0, last_true_ = 0;  // of the barrier completed last
+  bool synccheck_ = false;
   bool faulted_ = false;
   bool shutting_down_ = false;
 };
 
+inline thread_local block_executor* t_current_executor = nullptr;
+
 // The executor of the calling worker thread, or nullptr outside a block.
-block_executor* current_executor() noexcept;
+inline block_executor* current_executor() noexcept { return t_current_executor; }
 // The worker's executor, created on first use with the configured stack size.
 block_executor& worker_executor();
 

@@ -9,19 +9,6 @@
 #include "exec/block.h"
 
 namespace cuemu::detail {
-namespace {
-
-block_executor& on_device(const char* what) {
-  block_executor* e = current_executor();
-  if (!e) {
-    std::fprintf(stderr, "cuemu: %s called outside a kernel (from host code)\n", what);
-    std::abort();
-  }
-  return *e;
-}
-
-}  // namespace
-
 const char* warp_op_name(warp_op op) noexcept {
   switch (op) {
     case warp_op::syncwarp: return "__syncwarp";
@@ -46,17 +33,17 @@ const char* warp_op_name(warp_op op) noexcept {
 }
 
 int block_barrier(barrier_op op, int predicate, source_location where) {
-  return on_device("__syncthreads").barrier(op, predicate, where);
+  return block_executor::barrier_entry(op, predicate, where);
 }
 
 std::uint64_t warp_collective(warp_op op, unsigned mask, std::uint64_t value, int arg, int width,
                               source_location where) {
-  return on_device(warp_op_name(op)).collective(op, mask, value, arg, width, where);
+  return block_executor::collective_entry(op, mask, value, arg, width, where);
 }
 
 unsigned converged_lanes(source_location where) {
-  return static_cast<unsigned>(on_device("coalesced_threads")
-                                   .collective(warp_op::converge, 0xffffffffu, 0, 0, 32, where));
+  return static_cast<unsigned>(
+      block_executor::collective_entry(warp_op::converge, 0xffffffffu, 0, 0, 32, where));
 }
 
 unsigned active_mask() noexcept {

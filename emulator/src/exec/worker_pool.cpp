@@ -21,14 +21,11 @@ worker_pool::~worker_pool() {
 }
 
 void worker_pool::drain() {
-  // Take indices under the lock: blocks are coarse work items, contention is negligible.
-  std::unique_lock<std::mutex> lock(m_);
-  while (next_ < n_) {
-    const std::size_t i = next_++;
-    lock.unlock();
-    (*body_)(i);
-    lock.lock();
-  }
+  // Take indices with one atomic add each; body_ and n_ are published under m_ before the
+  // workers are woken (and read by them after taking m_), and stay fixed until all are done.
+  const auto& body = *body_;
+  const std::size_t n = n_;
+  for (std::size_t i; (i = next_.fetch_add(1, std::memory_order_relaxed)) < n;) body(i);
 }
 
 void worker_pool::thread_main() {
@@ -40,7 +37,7 @@ void worker_pool::thread_main() {
     seen = generation_;
     ++busy_;
     lock.unlock();
-    drain();
+    if (body_) drain();
     lock.lock();
     if (--busy_ == 0) done_.notify_all();
   }
@@ -59,13 +56,13 @@ void worker_pool::parallel_for(std::size_t n, const std::function<void(std::size
       for (unsigned t = 1; t < workers_; ++t) threads_.emplace_back([this] { thread_main(); });
     body_ = &body;
     n_ = n;
-    next_ = 0;
+    next_.store(0, std::memory_order_relaxed);
     ++generation_;
   }
   wake_.notify_all();
   drain();
   std::unique_lock<std::mutex> lock(m_);
-  done_.wait(lock, [&] { return busy_ == 0 && next_ >= n_; });
+  done_.wait(lock, [&] { return busy_ == 0; });
   body_ = nullptr;
   n_ = 0;
 }

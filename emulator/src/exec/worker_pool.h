@@ -2,6 +2,7 @@
 // so a one-block launch never waits for another thread.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
@@ -36,7 +37,7 @@ class worker_pool {
   // The current job.
   const std::function<void(std::size_t)>* body_ = nullptr;
   std::size_t n_ = 0;
-  std::size_t next_ = 0;
+  std::atomic<std::size_t> next_{0};  // the next block index to take (fetch_add, no lock)
   unsigned busy_ = 0;
 };
 
