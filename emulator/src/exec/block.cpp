@@ -607,7 +607,8 @@ void block_executor::complete_collective(warp& w, unsigned m, const lane& first)
       for (unsigned rest = m; rest; rest &= rest - 1) {
         lane& l = L[__builtin_ctz(rest)];
         // PTX shfl.sync semantics: segmask selects the segment of `width` lanes; a source
-        // outside the allowed range reads the caller's own value.
+        // outside the allowed range reads the caller's own value, a source that was never
+        // launched reads 0.
         const unsigned lane_no = l.lane_id;
         const unsigned segmask = (32u - static_cast<unsigned>(l.width)) & 31u;
         const unsigned b = static_cast<unsigned>(l.arg) & 31u;
@@ -632,6 +633,12 @@ void block_executor::complete_collective(warp& w, unsigned m, const lane& first)
             j = static_cast<int>(min_lane | (b & ~segmask));
             valid = j <= static_cast<int>(max_lane);
             break;
+        }
+        if (valid && static_cast<unsigned>(j) >= w.count) [[unlikely]] {
+          // A lane past the end of a partial last warp was never launched: an H200 reads 0
+          // (measured; NVIDIA's reduction samples rely on it for blocks under 32 threads).
+          l.result = 0;
+          continue;
         }
         if (valid && !(m & (1u << j))) [[unlikely]] {
           if (synccheck_) {

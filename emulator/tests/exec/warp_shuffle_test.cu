@@ -121,3 +121,44 @@ TEST(WarpShuffle, DivergentHalvesWithTheirOwnMasks) {
   auto r = out.to_host();
   for (int l = 0; l < 32; ++l) EXPECT_EQ(r[l], l < 16 ? (l ^ 1) * 10 : 1600);
 }
+
+// Shuffles that read lanes of a partial warp that were never launched. Expected values recorded
+// on an H200 (CUDA 13.0): a valid source lane that does not exist reads 0; a source outside the
+// width segment reads the caller's own value; votes see only the launched lanes.
+__global__ void missing_lanes(int* out, int mode) {
+  const int v = 100 + static_cast<int>(threadIdx.x);
+  int r = 0;
+  switch (mode) {
+    case 0: r = __shfl_down_sync(0xffffffffu, v, 8); break;
+    case 1: r = __shfl_sync(0xffffffffu, v, 20); break;
+    case 2: r = __shfl_xor_sync(0xffffffffu, v, 16); break;
+    case 3: r = static_cast<int>(__ballot_sync(0xffffffffu, 1)); break;
+    default: {
+      const float f = 1.5f + static_cast<float>(threadIdx.x);
+      r = static_cast<int>(__shfl_down_sync(0xffffffffu, f, 8) * 10);
+    }
+  }
+  out[threadIdx.x] = r;
+}
+
+TEST(WarpShuffle, LanesNeverLaunchedReadZeroLikeAnH200) {
+  struct row { int threads, mode; std::vector<int> expect; };
+  const std::vector<row> h200 = {
+      {16, 0, {108, 109, 110, 111, 112, 113, 114, 115, 0, 0, 0, 0, 0, 0, 0, 0}},
+      {16, 1, std::vector<int>(16, 0)},
+      {16, 2, std::vector<int>(16, 0)},
+      {16, 3, std::vector<int>(16, 65535)},
+      {16, 4, {95, 105, 115, 125, 135, 145, 155, 165, 0, 0, 0, 0, 0, 0, 0, 0}},
+      {20, 0, {108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 0, 0, 0, 0, 0, 0, 0, 0}},
+      {20, 2, {116, 117, 118, 119, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 100, 101, 102, 103}},
+      {20, 3, std::vector<int>(20, 1048575)},
+  };
+  device_buffer<int> out(64);
+  for (const row& r : h200) {
+    missing_lanes<<<1, r.threads>>>(out.ptr, r.mode);
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+    auto got = out.to_host();
+    for (int t = 0; t < r.threads; ++t)
+      EXPECT_EQ(got[t], r.expect[t]) << "threads=" << r.threads << " mode=" << r.mode << " t=" << t;
+  }
+}
