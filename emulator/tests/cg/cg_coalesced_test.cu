@@ -4,7 +4,7 @@
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 
-#include "cg_util.h"
+#include "device_buffer.h"
 
 namespace cg = cooperative_groups;
 

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <string>
 
-#include "cg_util.h"
+#include "device_buffer.h"
 
 namespace cg = cooperative_groups;
 

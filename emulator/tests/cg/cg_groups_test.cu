@@ -2,7 +2,7 @@
 // and grids (x fastest), and block-wide sync through every spelling.
 #include <cooperative_groups.h>
 
-#include "cg_util.h"
+#include "device_buffer.h"
 
 namespace cg = cooperative_groups;
 

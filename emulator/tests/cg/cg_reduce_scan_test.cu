@@ -5,7 +5,7 @@
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>
 
-#include "cg_util.h"
+#include "device_buffer.h"
 
 namespace cg = cooperative_groups;
 

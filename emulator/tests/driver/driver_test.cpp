@@ -2,7 +2,7 @@
 // compile errors, translation errors, bad options and faults.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
+#include "run_cuemu.h"
 
 #include <chrono>
 #include <cstdio>
@@ -10,24 +10,8 @@
 
 namespace {
 
-struct result {
-  int status = -1;
-  std::string out;  // stdout and stderr together
-  double seconds = 0;
-};
-
-result cuemu(const std::string& args) {
-  const std::string cmd = std::string(CUEMU_EXE) + " " + args + " 2>&1";
-  const auto t0 = std::chrono::steady_clock::now();
-  FILE* p = popen(cmd.c_str(), "r");
-  result r;
-  char buf[4096];
-  while (p && std::fgets(buf, sizeof buf, p)) r.out += buf;
-  const int st = p ? pclose(p) : -1;
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return r;
-}
+using result = cuemu_result;
+result cuemu(const std::string& args) { return run_cuemu(args); }
 
 std::string program(const char* name) { return std::string(PROGRAMS_DIR) + "/" + name; }
 

@@ -1,5 +1,5 @@
 // __syncthreads and its _count/_and/_or forms, threads that exit before a barrier, 3-D blocks.
-#include "test_util.h"
+#include "device_buffer.h"
 
 __global__ void tree_sum(const int* in, int* out) {
   extern __shared__ int s[];

@@ -1,7 +1,7 @@
 // Synchronisation faults end the kernel with a report naming kernel, block, thread and line,
 // never a hang: a deadlock, a collective naming an exited lane, a mask without the caller, and
 // two different collectives met in one warp.
-#include "test_util.h"
+#include "device_buffer.h"
 
 #include <string>
 

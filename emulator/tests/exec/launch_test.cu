@@ -1,6 +1,6 @@
 // Launch configuration errors as a GPU with a CUDA 13 runtime gives them (H200), and the ways
 // to launch: <<<>>>, cudaLaunchKernel, cudaLaunchKernelEx, templates, function pointers.
-#include "test_util.h"
+#include "device_buffer.h"
 
 #include <cstring>
 

@@ -1,6 +1,6 @@
 // Static and dynamic shared memory: one instance per block, blocks never see each other's,
 // extern __shared__ at function and namespace scope aliases one buffer, size limits.
-#include "test_util.h"
+#include "device_buffer.h"
 
 // Each block fills its shared array with its own id, waits, and checks nobody else wrote.
 __global__ void isolation(int* bad, int rounds) {

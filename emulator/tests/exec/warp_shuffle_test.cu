@@ -1,6 +1,6 @@
 // __shfl_sync/_up/_down/_xor for every width, 32- and 64-bit values, and a partial last warp.
 // The expected values follow the CUDA Programming Guide's description of each intrinsic.
-#include "test_util.h"
+#include "device_buffer.h"
 
 enum kind { IDX, UP, DOWN, XOR };
 

@@ -1,5 +1,5 @@
 // Votes, matches and reductions across a warp, with full and partial masks.
-#include "test_util.h"
+#include "device_buffer.h"
 
 __global__ void votes(const int* pred, unsigned* ballot, int* any, int* all) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;

@@ -1,4 +1,4 @@
-// Small helpers for the execution tests: device buffers that free themselves.
+// Device buffers that free themselves, shared by the tests written as CUDA programs.
 #pragma once
 
 #include <cuda_runtime.h>
