@@ -133,3 +133,14 @@ TEST(Driver, UnsupportedInlinePtxIsAnErrorWithFileLineAndInstruction) {
                      "#ifdef __CUEMU__)"))
       << r.out;
 }
+
+TEST(Driver, DeviceAssertGivesCudaErrorAssert) {
+  const result r = cuemu("run " + program("device_assert.cu"));
+  EXPECT_NE(r.status, 0) << r.out;  // a fault was reported: the process ends non-zero
+  EXPECT_TRUE(has(r, "first: cudaSuccess")) << r.out;
+  // CUDA's own line, then the report; the error is sticky like on a GPU.
+  EXPECT_TRUE(has(r, "device_assert.cu:6: void check_positive(const int*): block: [0,0,0], thread: [5,0,0] Assertion `v[threadIdx.x] > 0` failed.")) << r.out;
+  EXPECT_TRUE(has(r, "cuemu: device-side assertion failed in kernel check_positive block (0,0,0) thread (5,0,0) at ")) << r.out;
+  EXPECT_TRUE(has(r, "second: cudaErrorAssert")) << r.out;
+  EXPECT_TRUE(has(r, "later: cudaErrorAssert")) << r.out;
+}
