@@ -134,9 +134,6 @@ cudaError_t launch_registered(const void* fn, dim3 grid, dim3 block, void** args
                  file, line, fn);
     return record_error(cudaErrorInvalidDeviceFunction);
   }
-  if (!args && fn) {
-    // A kernel without parameters may be launched with args == nullptr.
-  }
   push_call_configuration(grid, block, shared_mem, stream, file, line);
   t_last_launch = cudaSuccess;
   k->launch_with_args(fn, args);
