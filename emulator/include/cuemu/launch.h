@@ -30,8 +30,13 @@ int push_call_configuration(dim3 grid, dim3 block, std::size_t shared_mem = 0,
                             cudaStream_t stream = nullptr,
                             const char* file = __builtin_FILE(), int line = __builtin_LINE());
 
+// The block executor of this OS thread while it runs a block (set by the scheduler), else null.
+class block_executor;
+inline thread_local block_executor* t_current_executor = nullptr;
+
 // True when a __global__ function is entered from host code (a launch), false on a CUDA thread.
-bool is_host_call() noexcept;
+// Inline: every CUDA thread asks it once, at the top of the kernel.
+inline bool is_host_call() noexcept { return t_current_executor == nullptr; }
 
 // Validates the configuration popped from push_call_configuration and runs the grid.
 cudaError_t launch(const kernel_entry& entry);

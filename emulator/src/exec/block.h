@@ -168,7 +168,6 @@ class block_executor {
   bool shutting_down_ = false;
 };
 
-inline thread_local block_executor* t_current_executor = nullptr;
 
 // The executor of the calling worker thread, or nullptr outside a block.
 inline block_executor* current_executor() noexcept { return t_current_executor; }

@@ -83,7 +83,6 @@ int push_call_configuration(dim3 grid, dim3 block, std::size_t shared_mem, cudaS
   return 0;
 }
 
-bool is_host_call() noexcept { return current_executor() == nullptr; }
 
 cudaError_t launch(const kernel_entry& e) {
   if (t_configurations.empty()) {
