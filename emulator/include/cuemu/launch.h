@@ -96,4 +96,12 @@ cudaError_t last_launch_result() noexcept;
 // Base of this block's dynamic shared memory (extern __shared__ T name[];).
 void* dynamic_shared_memory() noexcept;
 
+// At namespace scope `extern __shared__ T name[];` becomes a thread_local pointer, initialised
+// lazily; the translator adds one of these beside it so that the runtime initialises it on each
+// worker before a block's CUDA threads run (see exec/shared_memory.cpp).
+void register_worker_tls_init(const void* (*touch)()) noexcept;
+struct worker_tls_init {
+  explicit worker_tls_init(const void* (*touch)()) noexcept { register_worker_tls_init(touch); }
+};
+
 }  // namespace cuemu::detail

@@ -17,6 +17,7 @@ bool emulator_file(const std::string& f) {
   return f.find("/emulator/include/") != std::string::npos ||
          f.find("/emulator/src/") != std::string::npos ||
          f.find("/include/cuemu/") != std::string::npos || f.find("/usr/include/") != std::string::npos ||
+         f.find("/include/c++/") != std::string::npos ||
          f.find("/boost/") != std::string::npos;
 }
 

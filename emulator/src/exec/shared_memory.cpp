@@ -110,7 +110,42 @@ bool is_block_shared_object(const void* base) noexcept {
 #endif
 }
 
+namespace {
+std::mutex g_tls_inits_mutex;
+std::vector<const void* (*)()>& tls_inits() {
+  static std::vector<const void* (*)()> v;
+  return v;
+}
+thread_local std::size_t t_tls_inits_done = 0;
+std::atomic<std::size_t> g_tls_inits_count{0};
+
+// Runs, on this worker, the thread_local initialisations registered since its last block.
+void run_worker_tls_inits() {
+  if (t_tls_inits_done == g_tls_inits_count.load(std::memory_order_acquire)) return;
+  std::vector<const void* (*)()> todo;
+  {
+    std::lock_guard<std::mutex> lock(g_tls_inits_mutex);
+    todo.assign(tls_inits().begin() + static_cast<std::ptrdiff_t>(t_tls_inits_done), tls_inits().end());
+  }
+#if defined(CUEMU_RACECHECK)
+  __tsan_ignore_thread_begin();  // the emulator's setup, not an access of a CUDA thread
+#endif
+  for (auto* touch : todo) (void)touch();
+#if defined(CUEMU_RACECHECK)
+  __tsan_ignore_thread_end();
+#endif
+  t_tls_inits_done += todo.size();
+}
+}  // namespace
+
+void register_worker_tls_init(const void* (*touch)()) noexcept {
+  std::lock_guard<std::mutex> lock(g_tls_inits_mutex);
+  tls_inits().push_back(touch);
+  g_tls_inits_count.store(tls_inits().size(), std::memory_order_release);
+}
+
 void shared_memory_block_begin(const launch_state& launch) {
+  run_worker_tls_inits();
   t_block_serial = ++g_block_serial;
   char* dyn = worker_dynamic_buffer();
   (void)dyn;

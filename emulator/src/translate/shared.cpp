@@ -3,6 +3,7 @@
 //   extern __shared__ T name[];  (dynamic shared memory)
 //     function scope:  T* const name = reinterpret_cast<T*>(::cuemu::detail::dynamic_shared_memory());
 //     namespace scope: static thread_local T* const name = reinterpret_cast<...>(...);
+//                      plus a worker_tls_init that initialises it on each worker
 //   any other __shared__ -> static thread_local (just thread_local after a `static`)
 // With options::shared_as_block_objects (--check=memcheck/racecheck) every other __shared__
 // declarator becomes a reference to this block's own heap object instead:
@@ -89,6 +90,13 @@ std::size_t rewrite_extern_shared(context& cx, std::size_t start, std::size_t ma
   std::string text = namespace_scope ? "static thread_local " : "";
   text += type + "* const " + name + " = reinterpret_cast<" + type +
           "*>(::cuemu::detail::dynamic_shared_memory());";
+  if (namespace_scope) {
+    // The thread_local pointer is initialised lazily, by its first reader; the runtime runs this
+    // initialisation on each worker before a block's CUDA threads start, so that it is not done
+    // by (and, under racecheck, not seen as a race between) CUDA threads.
+    text += " static const ::cuemu::detail::worker_tls_init __cuemu_tls_" + std::to_string(b) +
+            "([]() -> const void* { return " + name + "; });";
+  }
   cx.edits.replace(b, e, std::move(text));
   return end + 1;
 }

@@ -32,19 +32,22 @@ __global__ void dynamic_alias(float* out, int n) {
   float* f = reinterpret_cast<float*>(raw);
   for (int i = threadIdx.x; i < n; i += blockDim.x) f[i] = static_cast<float>(i) * 0.5f;
   __syncthreads();
-  // The namespace-scope declaration names the same memory.
-  for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = ns_dynamic[n - 1 - i];
-  if (threadIdx.x == 0) out[n] = reinterpret_cast<uintptr_t>(raw) % 16 == 0 ? 1.f : 0.f;
+  // The namespace-scope declaration names the same memory. Each block writes its own slice.
+  float* mine = out + blockIdx.x * (n + 1);
+  for (int i = threadIdx.x; i < n; i += blockDim.x) mine[i] = ns_dynamic[n - 1 - i];
+  if (threadIdx.x == 0) mine[n] = reinterpret_cast<uintptr_t>(raw) % 16 == 0 ? 1.f : 0.f;
 }
 
 TEST(SharedMemory, ExternSharedAtFunctionAndNamespaceScopeAlias) {
-  const int n = 1000;
-  device_buffer<float> out(n + 1);
-  dynamic_alias<<<3, 128, n * sizeof(float)>>>(out.ptr, n);
+  const int n = 1000, blocks = 3;
+  device_buffer<float> out(blocks * (n + 1));
+  dynamic_alias<<<blocks, 128, n * sizeof(float)>>>(out.ptr, n);
   ASSERT_EQ(cudaGetLastError(), cudaSuccess);
   auto r = out.to_host();
-  for (int i = 0; i < n; ++i) EXPECT_EQ(r[i], static_cast<float>(n - 1 - i) * 0.5f);
-  EXPECT_EQ(r[n], 1.f);
+  for (int b = 0; b < blocks; ++b) {
+    for (int i = 0; i < n; ++i) EXPECT_EQ(r[b * (n + 1) + i], static_cast<float>(n - 1 - i) * 0.5f);
+    EXPECT_EQ(r[b * (n + 1) + n], 1.f);
+  }
 }
 
 __global__ void big_dynamic(int* out) {

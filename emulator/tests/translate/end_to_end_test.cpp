@@ -62,6 +62,7 @@ template <class... P, class... A>
 void launch_from_stub(void (*)(P...), const char*, const char*, A&&...) {}
 struct kernel_registrar { template <class... P> kernel_registrar(void (*)(P...), const char*) {} };
 void* dynamic_shared_memory() noexcept;
+struct worker_tls_init { explicit worker_tls_init(const void* (*)()) {} };
 // Defined, not just declared: its Key is a lambda, a local type (g++ rejects an undefined
 // function template used with one).
 template <class T, class Key> T& block_shared(Key) noexcept { static T* p; return *p; }

@@ -133,7 +133,9 @@ TEST(SharedBlockObjects, ExternIsUnchanged) {
   EXPECT_EQ(rwb("void f() { extern __cuemu_shared__ float s[]; }"),
             "void f() { float* const s = reinterpret_cast<float*>" + DSM + " }");
   EXPECT_EQ(rwb("extern __cuemu_shared__ __attribute__((aligned(16))) uint4 smem[];"),
-            "static thread_local uint4* const smem = reinterpret_cast<uint4*>" + DSM);
+            "static thread_local uint4* const smem = reinterpret_cast<uint4*>" + DSM +
+                " static const ::cuemu::detail::worker_tls_init __cuemu_tls_0([]() -> const void* "
+                "{ return smem; });");
 }
 
 TEST(SharedBlockObjects, LinesArePreserved) {

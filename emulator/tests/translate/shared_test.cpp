@@ -33,22 +33,33 @@ TEST(Shared, ExternKeepsCvQualifiersAndTemplateTypes) {
             "void f() { ns::vec<T, 4>* const s = reinterpret_cast<ns::vec<T, 4>*>" + DSM + " }");
 }
 
+// At namespace scope the pointer is a lazily initialised thread_local, and a worker_tls_init
+// (named after the declaration's byte offset) initialises it on each worker.
+static std::string ns_decl(const char* type, const char* name, std::size_t offset) {
+  return std::string("static thread_local ") + type + "* const " + name + " = reinterpret_cast<" +
+         type + "*>" + DSM + " static const ::cuemu::detail::worker_tls_init __cuemu_tls_" +
+         std::to_string(offset) + "([]() -> const void* { return " + name + "; });";
+}
+
 TEST(Shared, ExternAtNamespaceScope) {
-  const std::string decl = "static thread_local float* const s = reinterpret_cast<float*>" + DSM;
-  EXPECT_EQ(rw("extern __cuemu_shared__ float s[];"), decl);
-  EXPECT_EQ(rw("namespace X { extern __cuemu_shared__ float s[]; }"), "namespace X { " + decl + " }");
-  EXPECT_EQ(rw("namespace { extern __cuemu_shared__ float s[]; }"), "namespace { " + decl + " }");
-  EXPECT_EQ(rw("namespace a::b { extern __cuemu_shared__ float s[]; }"), "namespace a::b { " + decl + " }");
+  EXPECT_EQ(rw("extern __cuemu_shared__ float s[];"), ns_decl("float", "s", 0));
+  EXPECT_EQ(rw("namespace X { extern __cuemu_shared__ float s[]; }"),
+            "namespace X { " + ns_decl("float", "s", 14) + " }");
+  EXPECT_EQ(rw("namespace { extern __cuemu_shared__ float s[]; }"),
+            "namespace { " + ns_decl("float", "s", 12) + " }");
+  EXPECT_EQ(rw("namespace a::b { extern __cuemu_shared__ float s[]; }"),
+            "namespace a::b { " + ns_decl("float", "s", 17) + " }");
   EXPECT_EQ(rw("inline namespace v1 { extern __cuemu_shared__ float s[]; }"),
-            "inline namespace v1 { " + decl + " }");
-  EXPECT_EQ(rw("extern \"C\" { extern __cuemu_shared__ float s[]; }"), "extern \"C\" { " + decl + " }");
+            "inline namespace v1 { " + ns_decl("float", "s", 22) + " }");
+  EXPECT_EQ(rw("extern \"C\" { extern __cuemu_shared__ float s[]; }"),
+            "extern \"C\" { " + ns_decl("float", "s", 13) + " }");
   EXPECT_EQ(rw("extern \"C++\" { namespace N { extern __cuemu_shared__ float s[]; } }"),
-            "extern \"C++\" { namespace N { " + decl + " } }");
+            "extern \"C++\" { namespace N { " + ns_decl("float", "s", 29) + " } }");
 }
 
 TEST(Shared, ExternAtNamespaceScopeWithAlignment) {
   EXPECT_EQ(rw("extern __cuemu_shared__ __attribute__((aligned(16))) uint4 smem[];"),
-            "static thread_local uint4* const smem = reinterpret_cast<uint4*>" + DSM);
+            ns_decl("uint4", "smem", 0));
 }
 
 TEST(Shared, ExternInsideAFunctionInsideANamespace) {
