@@ -35,14 +35,21 @@
 
 // --- kernels ---
 
-// One warp per row, each lane a uint4 at a time; rows land at idx[row] (store_kv's shape).
-__global__ void row_copy(const uint4* src, uint4* dst, const int* idx, int rows) {
-  const int row = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / 32);
-  const int lane = static_cast<int>(threadIdx.x & 31);
+// One warp per row, each lane a uint4 at a time; rows land at idx[row] (store_kv's shape). The
+// body is also run by a plain loop over the grid's threads (bench_row_copy_thread_loop).
+__host__ __device__ inline void row_copy_thread(const uint4* src, uint4* dst, const int* idx,
+                                                int rows, unsigned block, unsigned dim,
+                                                unsigned thread) {
+  const int row = static_cast<int>((block * dim + thread) / 32);
+  const int lane = static_cast<int>(thread & 31);
   if (row >= rows) return;
   const uint4* s = src + static_cast<size_t>(row) * bench::kVecsPerRow;
   uint4* d = dst + static_cast<size_t>(idx[row]) * bench::kVecsPerRow;
   for (int j = lane; j < bench::kVecsPerRow; j += 32) d[j] = s[j];
+}
+
+__global__ void row_copy(const uint4* src, uint4* dst, const int* idx, int rows) {
+  row_copy_thread(src, dst, idx, rows, blockIdx.x, blockDim.x, threadIdx.x);
 }
 
 __global__ void tree_reduce(const float* in, float* out) {
@@ -124,6 +131,41 @@ result bench_row_copy() {
         CK(cudaDeviceSynchronize());
       },
       [&] { serial_row_copy(src.data(), want.data(), idx.data(), kRows); });
+  r.check = compare(from_dev(ddst, nvec), want);
+  CK(cudaFree(dsrc));
+  CK(cudaFree(ddst));
+  CK(cudaFree(didx));
+  return r;
+}
+
+// The same kernel against the same body run by a plain loop over the grid's threads (no
+// emulator): what remains is the emulator's own cost; the loop's cost over serial_row_copy is
+// that of the CUDA form of the copy (a lane's uint4s 512 B apart).
+result bench_row_copy_thread_loop() {
+  using namespace bench;
+  result r{"row_copy vs thread loop"};
+  const size_t nvec = static_cast<size_t>(kRows) * kVecsPerRow;
+  std::vector<uint4> src(nvec), want(nvec);
+  uint64_t s = 3;
+  for (auto& v : src) v = make_uint4(mix(s), mix(s), mix(s), mix(s));
+  std::vector<int> idx(kRows);
+  for (int i = 0; i < kRows; ++i) idx[i] = static_cast<int>((i * 7919ull) % kRows);
+  uint4 *dsrc = dev_alloc<uint4>(nvec), *ddst = dev_alloc<uint4>(nvec);
+  int* didx = dev_alloc<int>(kRows);
+  to_dev(dsrc, src);
+  to_dev(didx, idx);
+  const unsigned grid = kRows * 32 / kRowThreads;
+  time_pair(
+      r,
+      [&] {
+        row_copy<<<grid, kRowThreads>>>(dsrc, ddst, didx, kRows);
+        CK(cudaDeviceSynchronize());
+      },
+      [&] {
+        for (unsigned b = 0; b < grid; ++b)
+          for (unsigned t = 0; t < static_cast<unsigned>(kRowThreads); ++t)
+            row_copy_thread(src.data(), want.data(), idx.data(), kRows, b, kRowThreads, t);
+      });
   r.check = compare(from_dev(ddst, nvec), want);
   CK(cudaFree(dsrc));
   CK(cudaFree(ddst));
@@ -237,6 +279,7 @@ int child() {
   auto want = [&](const char* name) { return !only || std::strstr(name, only) != nullptr; };
   std::vector<result> rows;
   if (want("row_copy")) rows.push_back(bench_row_copy());
+  if (want("row_copy")) rows.push_back(bench_row_copy_thread_loop());
   if (want("tree_reduce")) rows.push_back(bench_tree_reduce());
   if (want("warp_shfl_sum")) rows.push_back(bench_warp_sum());
   if (want("syncwarp")) rows.push_back(bench_syncwarp());

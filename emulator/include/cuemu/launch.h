@@ -2,7 +2,7 @@
 // `k<<<g, b, s, st>>>(args)` becomes
 //   ((void)::cuemu::detail::push_call_configuration(g, b, s, st), k(args))
 // and every __global__ function body starts with a prologue that, when called from host code,
-// hands its (already converted) parameters to launch_from_stub instead of running the body.
+// hands its (already converted) parameters to launch_from_stub<&k> instead of running the body.
 // This is how CUDA's own host stubs work (__cudaPushCallConfiguration + stub).
 #pragma once
 
@@ -10,14 +10,30 @@
 #include <tuple>
 #include <utility>
 
+#include <device_launch_parameters.h>
 #include <driver_types.h>
 #include <vector_types.h>
 
 namespace cuemu::detail {
 
+// The sync-free fast path. The executor hands a runner the not yet started lanes of one warp,
+// slots [first, end) in schedule order, and the kernel's own loop (run_lane_batch, instantiated
+// per kernel so that the kernel is called directly, its parameters unpacked once) runs them as
+// plain calls, one after another. A lane that reaches a synchronisation point ends the batch
+// (the executor takes over its bookkeeping and bumps `epoch`): its runner stays with it, the
+// remaining lanes start on another runner, and this loop returns once that lane has finished.
+struct lane_batch {
+  const uint3* tid = nullptr;   // threadIdx by slot
+  void* const* lane = nullptr;  // the executor's record of each slot's lane
+  void* current = nullptr;      // the record of the CUDA thread running now (any path)
+  unsigned first = 0, end = 0;  // the batch: slots [first, end)
+  unsigned epoch = 0;
+};
+
 // Type-erased kernel entry: runs fn(args...) for the calling CUDA thread.
 struct kernel_entry {
   void (*invoke)(const void* fn, const void* params) = nullptr;  // calls fn with *params
+  void (*run_batch)(lane_batch& b, const void* params) = nullptr; // the kernel's batch loop
   const void* fn = nullptr;                                      // the __global__ function
   const void* params = nullptr;                                  // a std::tuple of parameters
   const char* name = nullptr;         // as spelled in the source, e.g. "ns::k"
@@ -47,16 +63,48 @@ void invoke_kernel(const void* fn, const void* params) {
   std::apply(f, *static_cast<const std::tuple<std::decay_t<P>...>*>(params));
 }
 
-template <class... P, class... A>
-void launch_from_stub(void (*fn)(P...), const char* name, const char* signature, A&&... args) {
+template <class F> struct kernel_parameters;
+template <class... P> struct kernel_parameters<void (*)(P...)> {
+  using tuple = std::tuple<std::decay_t<P>...>;
+};
+
+template <auto F>
+[[gnu::flatten]] void run_lane_batch(lane_batch& b, const void* params) {
+  // Locals (the parameters copied once per batch, like a GPU's parameter space): stores of the
+  // kernel cannot alias them, so nothing is reloaded per lane. The batch only changes in a lane's
+  // synchronisation, which also changes b.epoch.
+  auto args = *static_cast<const typename kernel_parameters<decltype(F)>::tuple*>(params);
+  const uint3* const tid = b.tid;
+  void* const* const lane = b.lane;
+  const unsigned end = b.end, epoch = b.epoch;
+  for (unsigned slot = b.first; slot < end; ++slot) {
+    b.current = lane[slot];
+    threadIdx = tid[slot];
+    std::apply(F, args);
+    if (b.epoch != epoch) return;  // that lane synchronised: the executor accounts for it
+  }
+}
+
+// The host side of a __global__ function F, called by its prologue with the arguments.
+template <auto F, class... P, class... A>
+void launch_with(void (*)(P...), const char* name, const char* signature, A&&... args) {
   const std::tuple<std::decay_t<P>...> params(std::forward<A>(args)...);
   kernel_entry e;
   e.invoke = &invoke_kernel<P...>;
-  e.fn = reinterpret_cast<const void*>(fn);
+  e.run_batch = &run_lane_batch<F>;
+  e.fn = reinterpret_cast<const void*>(F);
   e.params = &params;
   e.name = name;
   e.signature = signature;
   launch(e);
+}
+
+// Out of line and cold: the kernel's prologue stays small, so the kernel can be inlined into its
+// run_lane_batch loop.
+template <auto F, class... A>
+[[gnu::noinline, gnu::cold]] void launch_from_stub(const char* name, const char* signature,
+                                                   A&&... args) {
+  launch_with<F>(F, name, signature, std::forward<A>(args)...);
 }
 
 // cudaLaunchKernel((const void*)k, ...) needs the parameter types of k: every non-template

@@ -65,7 +65,7 @@ block_executor::~block_executor() {
   // holding a lane of an abandoned (faulted) block are left alone on purpose.
   shutting_down_ = true;
   running_ = &sched_;
-  current_ = nullptr;
+  batch_.current = nullptr;
   while (!idle_.empty()) {
     runner* r = idle_.back();
     idle_.pop_back();
@@ -115,11 +115,8 @@ hooks::switch_target block_executor::target_of(const runner* r) const {
 inline void block_executor::enter(runner* to) noexcept {
   running_ = to;
   lane* l = to->on;
-  current_ = l;
-  if (l) {
-    l->state = lane_state::running;
-    threadIdx = l->tid;
-  }
+  batch_.current = l;
+  if (l) threadIdx = l->tid;  // a resumed lane marks itself running (wait_here)
 }
 
 // On the side of the resumed runner: store the continuation of whoever switched to it.
@@ -171,7 +168,16 @@ boost::context::fiber block_executor::runner_main(runner* self, boost::context::
     // arrival switches away from inside run_lane, and this runner stays with it).
     lane* next;
     for (;;) {
-      run_lane(*self->on);
+      lane& l = *self->on;
+      if (!hooks::active && l.state == lane_state::unstarted) {
+        // The kernel's own loop runs this lane and the rest of its warp's unstarted lanes.
+        const unsigned epoch = begin_batch(l);
+        launch_->entry.run_batch(batch_, launch_->entry.params);
+        if (batch_.epoch == epoch) finish_batch();  // none of them synchronised
+        else lane_exited(*self->on);  // the one that did (it kept this runner) has finished
+      } else {
+        run_lane(l);
+      }
       next = faulted_ ? nullptr : pick();
       if (!next || next->state != lane_state::unstarted || hooks::one_lane_per_runner) break;
       self->on = next;
@@ -197,8 +203,9 @@ boost::context::fiber block_executor::runner_main(runner* self, boost::context::
 }
 
 void block_executor::run_lane(lane& l) {
+  warps_[l.warp].dirty = true;
   l.state = lane_state::running;
-  current_ = &l;
+  batch_.current = &l;
   threadIdx = l.tid;
   const kernel_entry& e = launch_->entry;
   if (hooks::active) {
@@ -209,14 +216,75 @@ void block_executor::run_lane(lane& l) {
   }
   e.invoke(e.fn, e.params);
   hooks::lane_end(*launch_);
+  lane_exited(l);
+}
+
+void block_executor::lane_exited(lane& l) {
   l.state = lane_state::exited;
   warp& w = warps_[l.warp];
   w.alive &= ~(1u << l.lane_id);
   w.live_pos &= ~(1u << l.pos);
   --live_;
-  current_ = nullptr;
+  batch_.current = nullptr;
   // The barrier completes when every thread not exited has arrived.
   if (at_barrier_ == live_ && live_ != 0) complete_barrier();
+}
+
+// A batch: `first` (just picked, unstarted) and the unstarted lanes after it in its warp's
+// schedule order. Returns the epoch, which changes if one of them synchronises.
+unsigned block_executor::begin_batch(lane& first) {
+  warp& w = warps_[first.warp];
+  batch_.first = w.first + first.pos;
+  batch_.end = w.first + w.count;
+  w.next_unstarted = w.count;  // all taken by the batch
+  return batch_.epoch;
+}
+
+// Lanes in slots [begin, end) (of one warp) have returned from the kernel.
+void block_executor::exit_slots(unsigned begin, unsigned end) {
+  if (begin == end) return;
+  const lane& f = *static_cast<const lane*>(slot_lane_[begin]);
+  warp& w = warps_[f.warp];
+  if (begin == w.first && end == w.first + w.count) {
+    // The whole warp, the common case: its lanes keep `unstarted` (see has_exited), so neither
+    // this nor the next block's set-up touches them.
+    w.alive = w.live_pos = 0;
+  } else {
+    w.dirty = true;
+    unsigned ids = 0, pos = 0;
+    for (unsigned s = begin; s < end; ++s) {
+      lane& x = *static_cast<lane*>(slot_lane_[s]);
+      x.state = lane_state::exited;
+      ids |= 1u << x.lane_id;
+      pos |= 1u << x.pos;
+    }
+    w.alive &= ~ids;
+    w.live_pos &= ~pos;
+  }
+  live_ -= end - begin;
+}
+
+// Every lane of the batch ran to its end without synchronising.
+void block_executor::finish_batch() {
+  exit_slots(batch_.first, batch_.end);
+  batch_.first = batch_.end = 0;
+  batch_.current = nullptr;
+  if (at_barrier_ == live_ && live_ != 0) complete_barrier();
+}
+
+// Lane `l`, started by a batch, has reached a synchronisation point: the lanes before it in the
+// batch have exited, it keeps the runner it runs on, and the lanes after it are unstarted again
+// (the next of them starts on another runner).
+void block_executor::leave_batch(lane& l) {
+  warp& w = warps_[l.warp];
+  w.dirty = true;
+  exit_slots(batch_.first, w.first + l.pos);
+  l.state = lane_state::running;
+  l.run = running_;
+  running_->on = &l;
+  w.next_unstarted = l.pos + 1;
+  batch_.first = batch_.end = 0;
+  ++batch_.epoch;
 }
 
 // The next lane to run: the warp being advanced first (its unstarted lanes in order, then its
@@ -272,11 +340,8 @@ inline block_executor::runner* block_executor::target_for(lane* next) {
 // released and resumed.
 inline void block_executor::wait_here(lane& l) {
   lane* next = pick();
-  if (next == &l) {
-    l.state = lane_state::running;
-    return;
-  }
-  switch_to(target_for(next));
+  if (next != &l) switch_to(target_for(next));
+  l.state = lane_state::running;
 }
 
 void block_executor::setup_block(const launch_state& launch, std::uint64_t schedule_salt) {
@@ -314,25 +379,42 @@ void block_executor::setup_block(const launch_state& launch, std::uint64_t sched
       warp_order_[wi] = wi;
     }
     permute(warp_order_, opt.schedule, rng);
+    slot_tid_.resize(n);
+    slot_lane_.resize(n);
+    for (const warp& w : warps_)
+      for (unsigned k = 0; k < w.count; ++k) {
+        lane& l = lanes_[w.first + w.order[k]];
+        slot_tid_[w.first + k] = l.tid;
+        slot_lane_[w.first + k] = &l;
+      }
+    batch_.tid = slot_tid_.data();
+    batch_.lane = slot_lane_.data();
     shape_ = b;
     laid_out_ = !random;
     nwarps_ = nwarps;
   } else {
-    for (lane& l : lanes_) {
-      l.state = lane_state::unstarted;
-      l.run = nullptr;
-      l.collectives = 0;
+    // Only the warps whose lanes left `unstarted` (a warp that ran as one batch did not). A
+    // lane's runner is always set before it leaves `unstarted`; the collective count only
+    // matters to racecheck.
+    for (warp& w : warps_) {
+      if (!w.dirty) continue;
+      for (lane *l = &lanes_[w.first], *e = l + w.count; l != e; ++l) {
+        l->state = lane_state::unstarted;
+        if constexpr (hooks::active) l->collectives = 0;
+      }
     }
   }
   for (warp& w : warps_) {
     w.converged = w.alive = w.existing;
     w.live_pos = w.existing;  // positions 0..count-1, like the lane ids
     w.ready = w.coll = w.conv = 0;
+    w.dirty = false;
     w.cursor = 31;
     w.next_unstarted = 0;
   }
   cur_pos_ = 0;
   cur_warp_ = &warps_[warp_order_[0]];
+  batch_.first = batch_.end = 0;
   live_ = n;
   at_barrier_ = 0;
   barrier_true_ = 0;
@@ -376,10 +458,10 @@ bool block_executor::run(launch_state& launch, uint3 block_idx, std::uint64_t sc
   // Start the first lane; the lanes switch among themselves and come back here when the block
   // is done, deadlocked or faulted.
   running_ = &sched_;
-  current_ = nullptr;
+  batch_.current = nullptr;
   if (lane* first = pick()) switch_to(target_for(first));
   running_ = &sched_;
-  current_ = nullptr;
+  batch_.current = nullptr;
   if (!faulted_ && live_ != 0) report_deadlock();
   const bool ok = !faulted_;
   if (!ok) abandon_block();
@@ -398,7 +480,8 @@ bool block_executor::run(launch_state& launch, uint3 block_idx, std::uint64_t sc
 
 [[gnu::always_inline]] inline int block_executor::barrier(barrier_op op, int predicate,
                                                          source_location where) {
-  lane& l = *current_;
+  lane& l = *cur();
+  if (l.state == lane_state::unstarted) [[unlikely]] leave_batch(l);
   l.state = lane_state::at_barrier;
   l.bop = op;
   l.where = where;
@@ -441,7 +524,8 @@ bool block_executor::same_collective(const warp& w, unsigned m, const lane& l) c
 
 [[gnu::always_inline]] inline std::uint64_t block_executor::collective(
     warp_op op, unsigned mask, std::uint64_t value, int arg, int width, source_location where) {
-  lane& l = *current_;
+  lane& l = *cur();
+  if (l.state == lane_state::unstarted) [[unlikely]] leave_batch(l);
   l.op = op;
   l.mask = mask;
   l.where = where;
@@ -483,19 +567,24 @@ std::uint64_t block_executor::collective_entry(warp_op op, unsigned mask, std::u
 }
 
 unsigned block_executor::active_mask() const noexcept {
-  return current_ ? warps_[current_->warp].converged : 0;
+  const lane* l = cur();
+  return l ? warps_[l->warp].converged : 0;
 }
 
-unsigned block_executor::lane_id() const noexcept { return current_ ? current_->lane_id : 0; }
+unsigned block_executor::lane_id() const noexcept {
+  const lane* l = cur();
+  return l ? l->lane_id : 0;
+}
 
 const boost::context::stack_context* block_executor::current_stack() const noexcept {
   return running_ && running_ != &sched_ ? &running_->stack : nullptr;
 }
 
 bool block_executor::describe_current(uint3& block, uint3& thread) const noexcept {
-  if (!current_) return false;
+  const lane* l = cur();
+  if (!l) return false;
   block = block_idx_;
-  thread = current_->tid;
+  thread = l->tid;
   return true;
 }
 
@@ -543,7 +632,7 @@ bool block_executor::resolve_collectives(warp& w) {
     for (unsigned j = 0; j < w.count; ++j) {
       if (!(m & (1u << j))) continue;
       lane& o = lanes_[w.first + j];
-      if (o.state == lane_state::exited) {
+      if (has_exited(o)) {
         fault_at(l, "invalid warp synchronization",
                  std::string("  ") + warp_op_name(l.op) + " with mask " + hex(l.mask) +
                      " names lane " + std::to_string(j) + " (thread " + triple(o.tid) +
@@ -572,7 +661,7 @@ bool block_executor::resolve_collectives(warp& w) {
   // call site form the group (a GPU's converged lanes at that point).
   for (unsigned k = 0; k < w.count; ++k) {
     const lane& o = lanes_[w.first + k];
-    if (o.state != lane_state::exited && o.state != lane_state::at_collective &&
+    if (!has_exited(o) && o.state != lane_state::at_collective &&
         o.state != lane_state::at_barrier)
       return false;
   }
@@ -733,6 +822,7 @@ void block_executor::complete_collective(warp& w, unsigned m, const lane& first)
 }
 
 std::string block_executor::describe_wait(const lane& l) const {
+  if (has_exited(l)) return "has exited";
   switch (l.state) {
     case lane_state::at_barrier: {
       static const char* names[] = {"__syncthreads", "__syncthreads_count", "__syncthreads_and",
@@ -755,10 +845,10 @@ void block_executor::report_deadlock() {
   std::size_t i = 0;
   while (i < lanes_.size()) {
     const lane& l = lanes_[i];
-    if (l.state == lane_state::exited) { ++i; continue; }
+    if (has_exited(l)) { ++i; continue; }
     const std::string what = describe_wait(l);
     std::size_t j = i + 1;
-    while (j < lanes_.size() && lanes_[j].state != lane_state::exited &&
+    while (j < lanes_.size() && !has_exited(lanes_[j]) &&
            describe_wait(lanes_[j]) == what)
       ++j;
     d << "  thread" << (j - i > 1 ? "s " : " ") << triple(l.tid);
@@ -827,7 +917,7 @@ void block_executor::fault_at(const lane& l, const char* fault_class, const std:
 
 void block_executor::fault_current_lane(const char* fault_class, const char* file, int line,
                                         const std::string& details, cudaError_t error) {
-  lane& l = *current_;
+  lane& l = *cur();
   fault_report r;
   r.fault_class = fault_class;
   r.kernel = launch_->kernel_name;
@@ -848,7 +938,7 @@ void block_executor::abandon_block() {
   // Runners still holding lanes are suspended inside user code; unwinding them would run
   // user destructors in a broken state, so they and their stacks are deliberately leaked.
   for (lane& l : lanes_) {
-    if (l.state != lane_state::exited && l.state != lane_state::unstarted && l.run) {
+    if (!has_exited(l) && l.state != lane_state::unstarted && l.run) {
       l.run->on = nullptr;
       l.run = nullptr;
     }

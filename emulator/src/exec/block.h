@@ -4,7 +4,8 @@
 // Coroutines on demand: a "runner" coroutine starts lanes one after another as plain calls. Only
 // when a lane reaches a synchronisation point does its runner stay with it (suspended), and the
 // next lane is started on another runner. A kernel that never synchronises therefore runs all its
-// threads on one runner, with no context switch per thread.
+// threads on one runner, with no context switch per thread. In the plain build a warp's lanes
+// start in the kernel's own loop (run_lane_batch), their exits accounted for once per batch.
 //
 // Direct switches: a lane arriving at a synchronisation point records its arrival (O(1): counters
 // and masks), and if that arrival completes the barrier or the warp collective, computes the
@@ -86,7 +87,8 @@ class block_executor {
   };
   // Lane masks are by lane id, except `ready` and `live_pos`, which are by schedule position.
   // A lane's `state` is exact except for lanes released (in `ready`) and not yet resumed, which
-  // keep their waiting state; every reader looks at a warp only when it has no ready lanes.
+  // keep their waiting state (every reader looks at a warp only when it has no ready lanes), and
+  // for the lanes of a warp that ran as one batch, which keep `unstarted` (has_exited).
   struct warp {
     unsigned first = 0, count = 0;  // lanes [first, first + count)
     unsigned existing = 0;          // mask of lanes that exist (a partial last warp has fewer)
@@ -97,6 +99,7 @@ class block_executor {
     unsigned coll = 0;              // lanes waiting at a warp collective other than converge
     unsigned conv = 0;              // lanes waiting in coalesced_threads()
     unsigned cursor = 31;           // position of the lane resumed last (round robin)
+    bool dirty = false;             // a lane's state left `unstarted` in this block
     unsigned next_unstarted = 0;    // position in order
     unsigned char order[32] = {};   // lane ids within the warp, in schedule order
   };
@@ -116,6 +119,15 @@ class block_executor {
   hooks::switch_target target_of(const runner* r) const;
   boost::context::fiber runner_main(runner* self, boost::context::fiber&& from);
   void run_lane(lane& l);
+  void lane_exited(lane& l);
+  unsigned begin_batch(lane& first);
+  void finish_batch();
+  void leave_batch(lane& l);
+  void exit_slots(unsigned begin, unsigned end);
+  lane* cur() const noexcept { return static_cast<lane*>(batch_.current); }
+  bool has_exited(const lane& l) const noexcept {
+    return l.state == lane_state::exited || !(warps_[l.warp].alive & (1u << l.lane_id));
+  }
   lane* pick();
   lane* pick_slow();
   runner* target_for(lane* next);
@@ -158,7 +170,11 @@ class block_executor {
   unsigned nwarps_ = 0;
   unsigned cur_pos_ = 0;       // position in warp_order_ of the warp being advanced
   warp* cur_warp_ = nullptr;   // that warp
-  lane* current_ = nullptr;    // the lane running now
+  // The sync-free fast path (cuemu/launch.h): slots are block positions w.first + pos, in
+  // schedule order; batch_.current is the lane running now, on every path.
+  lane_batch batch_;
+  std::vector<uint3> slot_tid_;
+  std::vector<void*> slot_lane_;
   unsigned live_ = 0;          // threads not exited
   unsigned at_barrier_ = 0;    // threads waiting at the barrier
   unsigned barrier_true_ = 0;  // of them, with a non-zero predicate

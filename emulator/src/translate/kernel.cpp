@@ -1,8 +1,9 @@
 // __global__ functions. The marker is blanked out; a definition gets a prologue that, entered
 // from host code, hands its parameters to launch_from_stub instead of running the body:
-//   { if (::cuemu::detail::is_host_call()) { ::cuemu::detail::launch_from_stub(
-//       static_cast<void (*)(decltype(a), decltype(b))>(&NAME<TARGS>), "NAME",
+//   { if (::cuemu::detail::is_host_call()) { ::cuemu::detail::launch_from_stub<
+//       static_cast<void (*)(decltype(a), decltype(b))>(&NAME<TARGS>)>("NAME",
 //       __PRETTY_FUNCTION__, a, b); return; } ...body... }
+// (the kernel is a template argument: the executor's sync-free loop calls it directly)
 // and a non-template definition (or an explicit specialization, or an explicit instantiation)
 // registers itself for cudaLaunchKernel:
 //   static const ::cuemu::detail::kernel_registrar __cuemu_kreg_N(
@@ -227,8 +228,8 @@ void rewrite_kernel(context& cx, std::size_t marker) {
   }
   for (auto& [offset, text] : injected) cx.edits.insert(offset, std::move(text));
   cx.edits.insert(cx.toks[d.body].end(),
-                  "if (::cuemu::detail::is_host_call()) { ::cuemu::detail::launch_from_stub("
-                  "static_cast<void (*)(" + decltypes + ")>(&" + name + targs + "), " +
+                  "if (::cuemu::detail::is_host_call()) { ::cuemu::detail::launch_from_stub<"
+                  "static_cast<void (*)(" + decltypes + ")>(&" + name + targs + ")>(" +
                       quoted(name) + ", __PRETTY_FUNCTION__" + args + "); return; }");
   if (!template_params)
     cx.edits.insert(cx.toks[cx.match[d.body]].end(), registrar(cx, types, name));

@@ -107,3 +107,48 @@ TEST(Barrier, EveryBlockOfA3DGridRunsOnce) {
   auto h = seen.to_host();
   for (unsigned b = 0; b < nblocks; ++b) EXPECT_EQ(h[b], 1) << "block " << b;
 }
+
+// Warps that run as one batch without synchronising (the sync-free fast path), warps whose
+// lanes synchronise from the middle of a batch, and blocks of both kinds one after another on
+// the same executor: every thread's results must be those of the CUDA rules.
+__global__ void mixed_blocks(int* out) {
+  const unsigned t = threadIdx.x, b = blockIdx.x;
+  const unsigned i = b * blockDim.x + t;
+  if (b % 2 == 0) {  // sync-free
+    out[i] = static_cast<int>(i * 3);
+    return;
+  }
+  if (t % 3 == 0) {  // exits before the barrier, from the middle of each warp
+    out[i] = -1;
+    return;
+  }
+  const int c = __syncthreads_count(t % 2);
+  const unsigned m = __activemask();
+  __syncwarp(m);
+  out[i] = c * 1000 + __popc(m);
+}
+
+TEST(Barrier, SyncFreeAndSyncingBlocksOnOneExecutor) {
+  const unsigned blocks = 40, threads = 96;
+  device_buffer<int> out(blocks * threads);
+  mixed_blocks<<<blocks, threads>>>(out.ptr);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  auto h = out.to_host();
+  // Expected: odd t not divisible by 3 count; every warp's lanes not divisible by 3 stay active.
+  int odd = 0;
+  for (unsigned t = 0; t < threads; ++t) odd += (t % 3 != 0) && (t % 2 == 1);
+  for (unsigned b = 0; b < blocks; ++b)
+    for (unsigned t = 0; t < threads; ++t) {
+      const unsigned i = b * threads + t;
+      int want;
+      if (b % 2 == 0) want = static_cast<int>(i * 3);
+      else if (t % 3 == 0) want = -1;
+      else {
+        int active = 0;
+        for (unsigned k = t / 32 * 32; k < t / 32 * 32 + 32; ++k) active += k % 3 != 0;
+        want = odd * 1000 + active;
+      }
+      ASSERT_EQ(h[i], want) << "block " << b << " thread " << t;
+    }
+}

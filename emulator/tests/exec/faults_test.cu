@@ -74,6 +74,25 @@ TEST(Faults, DeadlockReportNamesKernelBlockThreadAndLine) {
   EXPECT_NE(c.text.find("cannot complete: lane 0 of its warp"), std::string::npos) << c.text;
 }
 
+__global__ void deadlock_after_an_exited_warp(int* out) {
+  // Warp 0 runs to its end without synchronising; in warp 1, lane 3 waits at the barrier while
+  // the rest of warp 1 waits for it at a __syncwarp.
+  if (threadIdx.x < 32) { out[threadIdx.x] = 1; return; }
+  if (threadIdx.x == 35) __syncthreads();
+  else __syncwarp();  // MARK-Z
+}
+
+TEST(Faults, DeadlockReportLeavesOutAWarpThatExitedWithoutSyncing) {
+  device_buffer<int> out(64);
+  fault_capture c([&] { deadlock_after_an_exited_warp<<<1, 64>>>(out.ptr); });
+  EXPECT_NE(c.text.find("cuemu: deadlock in kernel deadlock_after_an_exited_warp"), std::string::npos) << c.text;
+  EXPECT_NE(c.text.find("faults_test.cu:" + std::to_string(line_of("MARK-Z"))), std::string::npos) << c.text;
+  EXPECT_NE(c.text.find("cannot complete: lane 3 of its warp"), std::string::npos) << c.text;
+  EXPECT_EQ(c.text.find("thread (0,0,0)"), std::string::npos) << c.text;
+  EXPECT_EQ(c.text.find("threads (0,0,0)"), std::string::npos) << c.text;
+  EXPECT_EQ(c.text.find("has not started"), std::string::npos) << c.text;
+}
+
 __global__ void exited_lane_in_mask(int* out) {
   if (threadIdx.x == 5) return;
   out[threadIdx.x] = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x), 0);  // MARK-E

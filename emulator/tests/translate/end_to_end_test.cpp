@@ -58,8 +58,8 @@ const char* const kStubs = R"(namespace cuemu { namespace detail {
 struct dim3_stub { dim3_stub(unsigned, unsigned = 1, unsigned = 1) {} };
 int push_call_configuration(dim3_stub, dim3_stub, unsigned long = 0, void* = nullptr);
 bool is_host_call() noexcept;
-template <class... P, class... A>
-void launch_from_stub(void (*)(P...), const char*, const char*, A&&...) {}
+template <auto F, class... A>
+void launch_from_stub(const char*, const char*, A&&...) {}
 struct kernel_registrar { template <class... P> kernel_registrar(void (*)(P...), const char*) {} };
 void* dynamic_shared_memory() noexcept;
 struct worker_tls_init { explicit worker_tls_init(const void* (*)()) {} };
