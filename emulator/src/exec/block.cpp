@@ -683,6 +683,61 @@ bool block_executor::resolve_collectives(warp& w) {
   return false;
 }
 
+// The results of one shuffle for participants `m` (lane ids), one loop per op. PTX shfl.sync
+// semantics: segmask selects the segment of `width` lanes; a source outside the allowed range
+// reads the caller's own value, a source that was never launched reads 0. Returns false if it
+// faulted (synccheck: a source outside the mask).
+template <warp_op Op>
+bool block_executor::shuffle(warp& w, unsigned m) {
+  lane* L = &lanes_[w.first];
+  for (unsigned rest = m; rest; rest &= rest - 1) {
+    lane& l = L[__builtin_ctz(rest)];
+    const unsigned lane_no = l.lane_id;
+    const unsigned segmask = (32u - static_cast<unsigned>(l.width)) & 31u;
+    const unsigned b = static_cast<unsigned>(l.arg) & 31u;
+    const unsigned min_lane = lane_no & segmask;
+    const unsigned max_lane = min_lane | (31u & ~segmask);
+    unsigned j;
+    bool valid;
+    if constexpr (Op == warp_op::shfl_up) {
+      j = lane_no - b;
+      valid = static_cast<int>(j) >= static_cast<int>(min_lane);
+    } else if constexpr (Op == warp_op::shfl_down) {
+      j = lane_no + b;
+      valid = j <= max_lane;
+    } else if constexpr (Op == warp_op::shfl_xor) {
+      j = lane_no ^ b;
+      valid = j <= max_lane;
+    } else {
+      j = min_lane | (b & ~segmask);
+      valid = j <= max_lane;
+    }
+    if (!valid) {
+      l.result = l.value;
+      continue;
+    }
+    if (j >= w.count) [[unlikely]] {
+      // A lane past the end of a partial last warp was never launched: an H200 reads 0
+      // (measured; NVIDIA's reduction samples rely on it for blocks under 32 threads).
+      l.result = 0;
+      continue;
+    }
+    if (!(m & (1u << j))) [[unlikely]] {
+      if (synccheck_) {
+        fault_at(l, "invalid warp synchronization",
+                 std::string("  ") + warp_op_name(Op) + " in lane " + std::to_string(lane_no) +
+                     " reads lane " + std::to_string(j) + ", which is not in mask " +
+                     hex(l.mask) + " (the value is undefined on a GPU)\n");
+        return false;
+      }
+      l.result = l.value;
+      continue;
+    }
+    l.result = L[j].value;
+  }
+  return true;
+}
+
 // Computes every participant's result once (from the values as they arrived), then releases
 // them. `m`: the participants (lane ids).
 void block_executor::complete_collective(warp& w, unsigned m, const lane& first) {
@@ -691,57 +746,10 @@ void block_executor::complete_collective(warp& w, unsigned m, const lane& first)
   switch (op) {
     case warp_op::syncwarp:
       break;
-    case warp_op::shfl_idx: case warp_op::shfl_up: case warp_op::shfl_down:
-    case warp_op::shfl_xor:
-      for (unsigned rest = m; rest; rest &= rest - 1) {
-        lane& l = L[__builtin_ctz(rest)];
-        // PTX shfl.sync semantics: segmask selects the segment of `width` lanes; a source
-        // outside the allowed range reads the caller's own value, a source that was never
-        // launched reads 0.
-        const unsigned lane_no = l.lane_id;
-        const unsigned segmask = (32u - static_cast<unsigned>(l.width)) & 31u;
-        const unsigned b = static_cast<unsigned>(l.arg) & 31u;
-        const unsigned min_lane = lane_no & segmask;
-        const unsigned max_lane = min_lane | (31u & ~segmask);
-        int j = 0;
-        bool valid = true;
-        switch (op) {
-          case warp_op::shfl_up:
-            j = static_cast<int>(lane_no) - static_cast<int>(b);
-            valid = j >= static_cast<int>(min_lane);
-            break;
-          case warp_op::shfl_down:
-            j = static_cast<int>(lane_no + b);
-            valid = j <= static_cast<int>(max_lane);
-            break;
-          case warp_op::shfl_xor:
-            j = static_cast<int>(lane_no ^ b);
-            valid = j <= static_cast<int>(max_lane);
-            break;
-          default:
-            j = static_cast<int>(min_lane | (b & ~segmask));
-            valid = j <= static_cast<int>(max_lane);
-            break;
-        }
-        if (valid && static_cast<unsigned>(j) >= w.count) [[unlikely]] {
-          // A lane past the end of a partial last warp was never launched: an H200 reads 0
-          // (measured; NVIDIA's reduction samples rely on it for blocks under 32 threads).
-          l.result = 0;
-          continue;
-        }
-        if (valid && !(m & (1u << j))) [[unlikely]] {
-          if (synccheck_) {
-            fault_at(l, "invalid warp synchronization",
-                     std::string("  ") + warp_op_name(op) + " in lane " + std::to_string(lane_no) +
-                         " reads lane " + std::to_string(j) + ", which is not in mask " +
-                         hex(l.mask) + " (the value is undefined on a GPU)\n");
-            return;
-          }
-          valid = false;
-        }
-        l.result = valid ? L[j].value : l.value;
-      }
-      break;
+    case warp_op::shfl_idx: if (!shuffle<warp_op::shfl_idx>(w, m)) return; break;
+    case warp_op::shfl_up: if (!shuffle<warp_op::shfl_up>(w, m)) return; break;
+    case warp_op::shfl_down: if (!shuffle<warp_op::shfl_down>(w, m)) return; break;
+    case warp_op::shfl_xor: if (!shuffle<warp_op::shfl_xor>(w, m)) return; break;
     case warp_op::ballot: case warp_op::any: case warp_op::all: {
       std::uint64_t ballot = 0;
       for (unsigned rest = m; rest; rest &= rest - 1) {

@@ -138,6 +138,7 @@ class block_executor {
   bool same_collective(const warp& w, unsigned m, const lane& l) const;
   void complete_barrier();
   void complete_collective(warp& w, unsigned participants, const lane& first);
+  template <warp_op Op> bool shuffle(warp& w, unsigned participants);
   void fault_at(const lane& l, const char* fault_class, const std::string& details);
   void invalid_collective(const lane& l, int width);
   void report_deadlock();
