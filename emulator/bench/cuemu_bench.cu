@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "switch_floor.h"
 
 #define CK(x)                                                                              \
   do {                                                                                     \
@@ -289,6 +290,8 @@ int child() {
     bench::print_row(r);
     if (r.check != "ok") ++fails;
   }
+  // The CPU cost per synchronisation point against the floor of any coroutine-per-thread design.
+  if (want("tree_reduce") || want("warp_shfl_sum") || want("syncwarp")) bench::print_floor(rows);
   for (const result& r : rows) std::printf("#EMU\t%s\t%.6f\n", r.name.c_str(), r.emu_ms);
   return fails ? 1 : 0;
 }

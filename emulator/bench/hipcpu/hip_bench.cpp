@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../bench_common.h"
+#include "../switch_floor.h"
 
 #define CK(x)                                                                            \
   do {                                                                                   \
@@ -231,8 +232,10 @@ int main() {
   std::printf("HIP-CPU, %d samples per median (threads: TBB default)\n", bench::reps());
   bench::print_header("hipcpu_ms");
   int fails = 0;
+  std::vector<result> rows;
   auto show = [&](const result& r) {
     bench::print_row(r);
+    rows.push_back(r);
     if (r.check != "ok") ++fails;
   };
   show(bench_row_copy());
@@ -240,6 +243,7 @@ int main() {
   show(bench_warp_sum("warp_shfl_sum 1M i32", warp_sum_w32, bench::kShflBlock));
   show(bench_syncwarp());
   show(bench_launch());
+  bench::print_floor(rows);
   std::printf("\nHIP-CPU warp-shuffle correctness (32-lane __shfl_down reduction, 1M ints):\n");
   bench::print_header("hipcpu_ms");
   for (int block : {256, 64, 32}) {
