@@ -146,6 +146,21 @@ inline void block_executor::came_back(boost::context::fiber&& from, const void* 
 inline void block_executor::switch_to(runner* to) {
   from_ = running_;
   enter(to);
+  transfer(to);
+}
+
+// Resumes `next`, a lane suspended at a synchronisation point (the hot path of every barrier and
+// collective): its runner is the one it stopped on.
+inline void block_executor::resume(lane& next) {
+  runner* to = next.run;
+  from_ = running_;
+  running_ = to;
+  batch_.current = &next;
+  threadIdx = next.tid;
+  transfer(to);
+}
+
+inline void block_executor::transfer(runner* to) {
   const void* bottom = nullptr;
   std::size_t size = 0;
   // The target's description is only built where a sanitizer reads it.
@@ -304,7 +319,7 @@ inline block_executor::lane* block_executor::pick() {
     return pick_slow();
   }
   w.cursor = pos;
-  return &lanes_[w.first + w.order[pos]];
+  return w.at[pos];
 }
 
 // The warp being advanced has nothing to run: resolve its pending collectives, else move on.
@@ -340,7 +355,10 @@ inline block_executor::runner* block_executor::target_for(lane* next) {
 // released and resumed.
 inline void block_executor::wait_here(lane& l) {
   lane* next = pick();
-  if (next != &l) switch_to(target_for(next));
+  if (next != &l) {
+    if (next && next->state != lane_state::unstarted) [[likely]] resume(*next);
+    else switch_to(target_for(next));
+  }
   l.state = lane_state::running;
 }
 
@@ -374,6 +392,7 @@ void block_executor::setup_block(const launch_state& launch, std::uint64_t sched
       permute(order, opt.schedule, rng);
       for (unsigned k = 0; k < w.count; ++k) {
         w.order[k] = order[k];
+        w.at[k] = &lanes_[w.first + order[k]];
         lanes_[w.first + order[k]].pos = k;
       }
       warp_order_[wi] = wi;

@@ -102,6 +102,7 @@ class block_executor {
     bool dirty = false;             // a lane's state left `unstarted` in this block
     unsigned next_unstarted = 0;    // position in order
     unsigned char order[32] = {};   // lane ids within the warp, in schedule order
+    lane* at[32] = {};              // the lanes in schedule order (lanes_[first + order[k]])
   };
   struct runner {
     boost::context::fiber ctx;
@@ -114,6 +115,8 @@ class block_executor {
   runner* make_runner();
   runner* take_runner();
   void switch_to(runner* to);
+  void resume(lane& next);
+  void transfer(runner* to);
   void enter(runner* to) noexcept;
   void came_back(boost::context::fiber&& from, const void* bottom, std::size_t size);
   hooks::switch_target target_of(const runner* r) const;
