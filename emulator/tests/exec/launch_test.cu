@@ -126,3 +126,28 @@ TEST(Launch, ConstantAndDeviceVariablesThroughSymbols) {
   ASSERT_EQ(cudaMemcpyFromSymbol(&count, device_counter, sizeof count), cudaSuccess);
   EXPECT_EQ(count, 128);
 }
+
+// Parameters are per thread: a kernel that changes its by-value parameters (a scalar and a
+// struct) changes only its own copies, whichever path starts its threads.
+struct window {
+  int base, count;
+};
+
+__global__ void consume_parameters(int* out, int n, window w) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  out[i] = n * 1000 + w.base * 10 + w.count;
+  n = -1;  // a GPU thread's own copy
+  w.base = -1;
+  w.count += i;
+  if (i == 0) out[blockDim.x * gridDim.x] = n + w.base;
+}
+
+TEST(Launch, ByValueParametersAreEachThreadsOwn) {
+  const unsigned blocks = 3, threads = 70;  // partial warps
+  device_buffer<int> out(blocks * threads + 1);
+  consume_parameters<<<blocks, threads>>>(out.ptr, 7, window{4, 2});
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  auto h = out.to_host();
+  for (unsigned i = 0; i < blocks * threads; ++i) ASSERT_EQ(h[i], 7042) << "thread " << i;
+  EXPECT_EQ(h[blocks * threads], -2);
+}
