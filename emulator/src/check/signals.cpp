@@ -166,7 +166,9 @@ void fire_timeout(const launch_state& launch, double seconds) {
   r.file = launch.site.file;
   r.line = launch.site.line;
   r.error = cudaErrorLaunchTimeout;
-  std::string d = "  the kernel ran longer than --timeout=" + std::to_string(seconds) + " seconds\n";
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%g", seconds);
+  std::string d = std::string("  the kernel ran longer than --timeout=") + limit + " seconds\n";
   bool first = true;
   for (auto& s : slots) {
     if (!s.filled) continue;
