@@ -27,7 +27,9 @@ struct lane_batch {
   void* const* lane = nullptr;  // the executor's record of each slot's lane
   void* current = nullptr;      // the record of the CUDA thread running now (any path)
   unsigned first = 0, end = 0;  // the batch: slots [first, end)
-  unsigned epoch = 0;
+  // 64 bits wide: a kernel's stores to 32-bit data cannot alias it, so for a kernel inlined
+  // without calls the compiler drops the check below.
+  unsigned long long epoch = 0;
 };
 
 // Type-erased kernel entry: runs fn(args...) for the calling CUDA thread.
@@ -76,10 +78,13 @@ template <auto F>
   auto args = *static_cast<const typename kernel_parameters<decltype(F)>::tuple*>(params);
   const uint3* const tid = b.tid;
   void* const* const lane = b.lane;
-  const unsigned end = b.end, epoch = b.epoch;
+  const unsigned end = b.end;
+  const unsigned long long epoch = b.epoch;
   for (unsigned slot = b.first; slot < end; ++slot) {
     b.current = lane[slot];
     threadIdx = tid[slot];
+    // On a CUDA thread: lets the compiler drop the kernel prologue's host path (a call) here.
+    if (is_host_call()) __builtin_unreachable();
     std::apply(F, args);
     if (b.epoch != epoch) return;  // that lane synchronised: the executor accounts for it
   }

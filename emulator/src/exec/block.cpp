@@ -186,7 +186,7 @@ boost::context::fiber block_executor::runner_main(runner* self, boost::context::
       lane& l = *self->on;
       if (!hooks::active && l.state == lane_state::unstarted) {
         // The kernel's own loop runs this lane and the rest of its warp's unstarted lanes.
-        const unsigned epoch = begin_batch(l);
+        const unsigned long long epoch = begin_batch(l);
         launch_->entry.run_batch(batch_, launch_->entry.params);
         if (batch_.epoch == epoch) finish_batch();  // none of them synchronised
         else lane_exited(*self->on);  // the one that did (it kept this runner) has finished
@@ -247,7 +247,7 @@ void block_executor::lane_exited(lane& l) {
 
 // A batch: `first` (just picked, unstarted) and the unstarted lanes after it in its warp's
 // schedule order. Returns the epoch, which changes if one of them synchronises.
-unsigned block_executor::begin_batch(lane& first) {
+unsigned long long block_executor::begin_batch(lane& first) {
   warp& w = warps_[first.warp];
   batch_.first = w.first + first.pos;
   batch_.end = w.first + w.count;

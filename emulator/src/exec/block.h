@@ -123,7 +123,7 @@ class block_executor {
   boost::context::fiber runner_main(runner* self, boost::context::fiber&& from);
   void run_lane(lane& l);
   void lane_exited(lane& l);
-  unsigned begin_batch(lane& first);
+  unsigned long long begin_batch(lane& first);
   void finish_batch();
   void leave_batch(lane& l);
   void exit_slots(unsigned begin, unsigned end);
