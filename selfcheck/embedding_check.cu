@@ -113,6 +113,7 @@ void build(const EmbSpec& s, EmbSetup& st) {
 // The CPU reference for `out`. An int32 id is sign-extended, as the kernel's Index type says.
 std::vector<uint8_t> reference(const EmbSpec& s, const EmbSetup& st) {
   std::vector<uint8_t> out = st.out->init;
+  selfcheck::Stopwatch watch(selfcheck::reference_ms());
   for (int64_t t = 0; t < s.n; ++t) {
     int64_t id = st.id_values[static_cast<size_t>(t)];
     if (!s.int64) id = static_cast<int32_t>(id);
@@ -169,7 +170,8 @@ Case run_embedding(EmbSpec s) {
   LaunchPlan planned;
   const Status ps = kernels::plan_embedding(a, &planned);
   LaunchPlan p;
-  const Status ls = kernels::launch_embedding(a, nullptr, &p);
+  const Status ls =
+      selfcheck::timed(selfcheck::kernel_ms(), [&] { return kernels::launch_embedding(a, nullptr, &p); });
   char note[256];
   std::snprintf(note, sizeof note, "plan %s path=%s splits=%d blocks=%lld threads=%d",
                 c.name.c_str(), kernels::copy_path_name(p.path), p.num_splits,

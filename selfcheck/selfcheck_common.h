@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
@@ -167,6 +168,37 @@ class DeviceBuffer {
   std::vector<uint8_t> got;   // downloaded contents (sized by upload)
 };
 
+// Time spent in the cases' kernel launches and in their CPU reference's row loops (the same
+// work done serially; copying the untouched initial contents is not counted).
+inline double& kernel_ms() {
+  static double total = 0;
+  return total;
+}
+inline double& reference_ms() {
+  static double total = 0;
+  return total;
+}
+// Adds the time from its construction to its destruction to `total`.
+class Stopwatch {
+ public:
+  explicit Stopwatch(double& total) : total_(total), t0_(std::chrono::steady_clock::now()) {}
+  ~Stopwatch() {
+    total_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
+  }
+  Stopwatch(const Stopwatch&) = delete;
+  Stopwatch& operator=(const Stopwatch&) = delete;
+
+ private:
+  double& total_;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+template <class F>
+auto timed(double& total, F&& f) {
+  Stopwatch watch(total);
+  return f();
+}
+
 class Report {
  public:
   void finish(const Case& c) {
@@ -183,6 +215,12 @@ class Report {
     std::fflush(stdout);
   }
   int summary() const {
+#ifdef __CUEMU__
+    // On the emulator a launch runs to completion before it returns: the time in the launches is
+    // the kernels' (emulator/bench prints it over the CPU reference's, the same work done serially).
+    std::printf("selfcheck time: kernels %.3f ms, CPU reference %.3f ms\n", kernel_ms(),
+                reference_ms());
+#endif
     std::printf("selfcheck: %d passed, %d failed\n", passed_, failed_);
     return failed_ == 0 ? 0 : 1;
   }

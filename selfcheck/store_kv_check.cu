@@ -123,6 +123,7 @@ std::vector<std::vector<uint8_t>> reference(const StoreSpec& s, const StoreSetup
   };
   std::vector<uint8_t>& kc = exp[index_of(st.kc)];
   std::vector<uint8_t>& vc = exp[index_of(st.vc)];
+  selfcheck::Stopwatch watch(selfcheck::reference_ms());
   for (int64_t i = 0; i < s.n; ++i) {
     const int64_t slot = st.slots[static_cast<size_t>(i)];
     if (slot < 0 || slot >= s.cache_rows) continue;
@@ -185,7 +186,8 @@ Case run_store(StoreSpec s) {
   LaunchPlan planned;
   const Status ps = kernels::plan_store_kv(a, &planned);
   LaunchPlan p;
-  const Status ls = kernels::launch_store_kv(a, nullptr, &p);
+  const Status ls =
+      selfcheck::timed(selfcheck::kernel_ms(), [&] { return kernels::launch_store_kv(a, nullptr, &p); });
   c.notes.push_back(plan_note(c.name, p));
   if (ps != Status::kOk || ls != Status::kOk) {
     c.fail(std::string("launcher returned '") + kernels::status_message(ls) + "' (plan: '" +

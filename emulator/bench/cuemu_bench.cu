@@ -389,13 +389,16 @@ int parent() {
     const std::string path = dir + "/" + c;
     if (access(path.c_str(), X_OK) != 0) continue;
     if (!any_check) {
-      std::printf("self-checks (whole program, wall ms, median of 3):\n%-26s", "program");
+      std::printf("self-checks (whole program, wall ms, median of 3; then, at %u worker%s, the time "
+                  "in its kernels over its CPU reference's, the same work done serially):\n%-26s",
+                  workers.front(), workers.front() == 1 ? "" : "s", "program");
       for (unsigned w : workers) std::printf(" %10s%-3u", "workers=", w);
-      std::printf("  check\n");
+      std::printf("  %-32s  check\n", "kernels / CPU reference");
       any_check = true;
     }
     std::printf("%-26s", c);
     std::string verdict = "ok";
+    std::vector<double> kernels_ms, reference_ms;
     for (unsigned w : workers) {
       std::vector<double> t;
       for (int i = 0; i < 3; ++i) {
@@ -405,13 +408,26 @@ int parent() {
         t.push_back(bench::now_ms() - t0);
         if (rc != 0 || out.find("\nFAIL ") != std::string::npos || out.rfind("FAIL ", 0) == 0)
           verdict = "FAIL";
+        double k = 0, r = 0;
+        const size_t at = out.find("selfcheck time: ");
+        if (w == workers.front() && at != std::string::npos &&
+            std::sscanf(out.c_str() + at, "selfcheck time: kernels %lf ms, CPU reference %lf ms",
+                        &k, &r) == 2) {
+          kernels_ms.push_back(k);
+          reference_ms.push_back(r);
+        }
       }
       const double m = bench::median(t);
       std::printf(" %13.1f", m);
       emu[std::string("selfcheck ") + c][w] = m;
     }
+    char ratio[64] = "-";
+    if (!kernels_ms.empty()) {
+      const double k = bench::median(kernels_ms), r = bench::median(reference_ms);
+      std::snprintf(ratio, sizeof ratio, "%.2fx (%.1f / %.1f ms)", r > 0 ? k / r : 0.0, k, r);
+    }
     if (verdict != "ok") status = 1;
-    std::printf("  %s\n", verdict.c_str());
+    std::printf("  %-32s  %s\n", ratio, verdict.c_str());
     order.push_back(std::string("selfcheck ") + c);
   }
   if (any_check) std::printf("\n");
