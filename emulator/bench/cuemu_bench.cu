@@ -111,46 +111,17 @@ std::vector<T> from_dev(const T* d, size_t n) {
   return h;
 }
 
-result bench_row_copy() {
+// The row copy against a serial baseline `serial(src, want, idx, grid)` that fills `want`.
+template <class Serial>
+result bench_row_copy_against(const char* name, uint64_t seed, Serial serial) {
   using namespace bench;
-  result r{"row_copy 16Kx2KiB"};
+  result r{name};
   const size_t nvec = static_cast<size_t>(kRows) * kVecsPerRow;
   std::vector<uint4> src(nvec), want(nvec);
-  uint64_t s = 1;
+  uint64_t s = seed;
   for (auto& v : src) v = make_uint4(mix(s), mix(s), mix(s), mix(s));
   std::vector<int> idx(kRows);
   for (int i = 0; i < kRows; ++i) idx[i] = static_cast<int>((i * 7919ull) % kRows);  // a permutation
-  uint4 *dsrc = dev_alloc<uint4>(nvec), *ddst = dev_alloc<uint4>(nvec);
-  int* didx = dev_alloc<int>(kRows);
-  to_dev(dsrc, src);
-  to_dev(didx, idx);
-  const int grid = kRows * 32 / kRowThreads;
-  time_pair(
-      r,
-      [&] {
-        row_copy<<<grid, kRowThreads>>>(dsrc, ddst, didx, kRows);
-        CK(cudaDeviceSynchronize());
-      },
-      [&] { serial_row_copy(src.data(), want.data(), idx.data(), kRows); });
-  r.check = compare(from_dev(ddst, nvec), want);
-  CK(cudaFree(dsrc));
-  CK(cudaFree(ddst));
-  CK(cudaFree(didx));
-  return r;
-}
-
-// The same kernel against the same body run by a plain loop over the grid's threads (no
-// emulator): what remains is the emulator's own cost; the loop's cost over serial_row_copy is
-// that of the CUDA form of the copy (a lane's uint4s 512 B apart).
-result bench_row_copy_thread_loop() {
-  using namespace bench;
-  result r{"row_copy vs thread loop"};
-  const size_t nvec = static_cast<size_t>(kRows) * kVecsPerRow;
-  std::vector<uint4> src(nvec), want(nvec);
-  uint64_t s = 3;
-  for (auto& v : src) v = make_uint4(mix(s), mix(s), mix(s), mix(s));
-  std::vector<int> idx(kRows);
-  for (int i = 0; i < kRows; ++i) idx[i] = static_cast<int>((i * 7919ull) % kRows);
   uint4 *dsrc = dev_alloc<uint4>(nvec), *ddst = dev_alloc<uint4>(nvec);
   int* didx = dev_alloc<int>(kRows);
   to_dev(dsrc, src);
@@ -162,16 +133,33 @@ result bench_row_copy_thread_loop() {
         row_copy<<<grid, kRowThreads>>>(dsrc, ddst, didx, kRows);
         CK(cudaDeviceSynchronize());
       },
-      [&] {
-        for (unsigned b = 0; b < grid; ++b)
-          for (unsigned t = 0; t < static_cast<unsigned>(kRowThreads); ++t)
-            row_copy_thread(src.data(), want.data(), idx.data(), kRows, b, kRowThreads, t);
-      });
+      [&] { serial(src.data(), want.data(), idx.data(), grid); });
   r.check = compare(from_dev(ddst, nvec), want);
   CK(cudaFree(dsrc));
   CK(cudaFree(ddst));
   CK(cudaFree(didx));
   return r;
+}
+
+result bench_row_copy() {
+  return bench_row_copy_against(
+      "row_copy 16Kx2KiB", 1,
+      [](const uint4* src, uint4* want, const int* idx, unsigned) {
+        bench::serial_row_copy(src, want, idx, bench::kRows);
+      });
+}
+
+// The same kernel against the same body run by a plain loop over the grid's threads (no
+// emulator): what remains is the emulator's own cost; the loop's cost over serial_row_copy is
+// that of the CUDA form of the copy (a lane's uint4s 512 B apart).
+result bench_row_copy_thread_loop() {
+  return bench_row_copy_against(
+      "row_copy vs thread loop", 3,
+      [](const uint4* src, uint4* want, const int* idx, unsigned grid) {
+        for (unsigned b = 0; b < grid; ++b)
+          for (unsigned t = 0; t < static_cast<unsigned>(bench::kRowThreads); ++t)
+            row_copy_thread(src, want, idx, bench::kRows, b, bench::kRowThreads, t);
+      });
 }
 
 result bench_tree_reduce() {
