@@ -319,7 +319,7 @@ inline block_executor::lane* block_executor::pick() {
     return pick_slow();
   }
   w.cursor = pos;
-  return w.at[pos];
+  return static_cast<lane*>(slot_lane_[w.first + pos]);
 }
 
 // The warp being advanced has nothing to run: resolve its pending collectives, else move on.
@@ -392,7 +392,6 @@ void block_executor::setup_block(const launch_state& launch, std::uint64_t sched
       permute(order, opt.schedule, rng);
       for (unsigned k = 0; k < w.count; ++k) {
         w.order[k] = order[k];
-        w.at[k] = &lanes_[w.first + order[k]];
         lanes_[w.first + order[k]].pos = k;
       }
       warp_order_[wi] = wi;

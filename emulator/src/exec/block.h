@@ -102,7 +102,6 @@ class block_executor {
     bool dirty = false;             // a lane's state left `unstarted` in this block
     unsigned next_unstarted = 0;    // position in order
     unsigned char order[32] = {};   // lane ids within the warp, in schedule order
-    lane* at[32] = {};              // the lanes in schedule order (lanes_[first + order[k]])
   };
   struct runner {
     boost::context::fiber ctx;
@@ -174,8 +173,9 @@ class block_executor {
   unsigned nwarps_ = 0;
   unsigned cur_pos_ = 0;       // position in warp_order_ of the warp being advanced
   warp* cur_warp_ = nullptr;   // that warp
-  // The sync-free fast path (cuemu/launch.h): slots are block positions w.first + pos, in
-  // schedule order; batch_.current is the lane running now, on every path.
+  // Slots are block positions w.first + pos, in schedule order: each slot's threadIdx and lane
+  // (for pick() and the sync-free path of cuemu/launch.h). batch_.current is the lane running
+  // now, on every path.
   lane_batch batch_;
   std::vector<uint3> slot_tid_;
   std::vector<void*> slot_lane_;
