@@ -58,10 +58,6 @@ packages_needed() {
   [ -f /usr/include/boost/context/fiber.hpp ] || missing+=(libboost-context-dev)
   [ -f /usr/include/gtest/gtest.h ] || missing+=(libgtest-dev)
   [ -f /usr/include/benchmark/benchmark.h ] || missing+=(libbenchmark-dev)
-  # --check=racecheck: clang with its ThreadSanitizer runtime
-  command -v clang++ >/dev/null || missing+=(clang)
-  compgen -G '/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.tsan-x86_64.a' >/dev/null ||
-    missing+=(libclang-rt-dev)
   echo "${missing[@]}"
 }
 do_setup() {

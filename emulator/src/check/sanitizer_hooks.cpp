@@ -1,11 +1,11 @@
-// The checking modes' side of the scheduler hooks (exec/check_hooks.h), and the reports of the
-// sanitizers' findings in CUDA terms. Compiled into the memcheck runtime (CUEMU_MEMCHECK:
-// AddressSanitizer fiber annotations, __asan_on_error, the alignment check's handlers) and the
-// racecheck runtime (CUEMU_RACECHECK: ThreadSanitizer fibers and the happens-before edges that
-// barriers, warp collectives and launches really give). The plain runtime compiles nothing here.
-#if defined(CUEMU_MEMCHECK) || defined(CUEMU_RACECHECK)
+// memcheck's side of the scheduler hooks (exec/check_hooks.h), and the reports of
+// AddressSanitizer's and the alignment check's findings in CUDA terms: AddressSanitizer fiber
+// annotations, __asan_on_error, the alignment check's handlers. Compiled into the memcheck
+// runtime only (racecheck: racecheck.cpp).
+#if defined(CUEMU_MEMCHECK)
 
 #include <execinfo.h>
+#include <fcntl.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -70,12 +70,14 @@ void before_final_switch(const switch_target& to) {
 void on_stack_reuse(void* bottom, std::size_t size) { __asan_unpoison_memory_region(bottom, size); }
 void launch_begin(launch_state&) {}
 void launch_end(launch_state&) {}
-block_tokens* block_begin(const launch_state&) { return nullptr; }
+block_tokens* block_begin(const launch_state&, uint3) { return nullptr; }
 void block_end(block_tokens*) {}
 void lane_begin(const launch_state&, void*, const char*) {}
 void lane_end(const launch_state&) {}
 void barrier_arrive(block_tokens*, unsigned) {}
 void barrier_depart(block_tokens*, unsigned) {}
+void barrier_complete(block_tokens*) {}
+void collective_complete(block_tokens*, unsigned, unsigned, unsigned) {}
 void collective_arrive(block_tokens*, unsigned, unsigned) {}
 void collective_depart(block_tokens*, unsigned, unsigned, unsigned) {}
 }  // namespace hooks
@@ -98,7 +100,10 @@ code_location user_frame_of(std::size_t (*get)(void*, void**, std::size_t, int*)
 extern "C" void __asan_on_error() {
   using namespace cuemu::detail;
   fault_report r;
-  if (!current_thread(r)) return;  // not in a kernel: AddressSanitizer's report alone
+  if (!current_thread(r)) {  // not in a kernel: AddressSanitizer's report alone
+    __sanitizer_set_report_fd(reinterpret_cast<void*>(std::intptr_t{2}));
+    return;
+  }
   const code_location where = here_in_user_code();
   r.file = where.file.empty() ? nullptr : where.file.c_str();
   r.line = where.line;
@@ -165,6 +170,21 @@ extern "C" void __asan_on_error() {
   report_fault(r);
 }
 
+// AddressSanitizer's own report of a kernel's fault (dozens of the emulator's frames after
+// cuemu's report) only with `cuemu -v`: its reports go to /dev/null, and __asan_on_error sends
+// them back to stderr for faults outside kernels, where its report is the only one.
+namespace {
+bool sanitizer_reports_wanted() {
+  const char* v = std::getenv("CUEMU_VERBOSE");
+  return v && std::strcmp(v, "1") == 0;
+}
+__attribute__((constructor)) void quiet_sanitizer_reports() {
+  if (sanitizer_reports_wanted()) return;
+  const int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (devnull >= 0) __sanitizer_set_report_fd(reinterpret_cast<void*>(static_cast<std::intptr_t>(devnull)));
+}
+}  // namespace
+
 // -fsanitize=alignment: misaligned accesses (a GPU faults on a misaligned vector access).
 namespace {
 struct ubsan_source_location {
@@ -222,144 +242,4 @@ extern "C" void __ubsan_handle_type_mismatch_v1_abort(ubsan_type_mismatch_data* 
 
 #endif  // CUEMU_MEMCHECK
 
-// ===================================================================== racecheck
-#if defined(CUEMU_RACECHECK)
-extern "C" {
-void* __tsan_get_current_fiber(void);
-void* __tsan_create_fiber(unsigned flags);
-void __tsan_destroy_fiber(void* fiber);
-void __tsan_switch_to_fiber(void* fiber, unsigned flags);
-void __tsan_set_fiber_name(void* fiber, const char* name);
-void __tsan_acquire(void* addr);
-void __tsan_release(void* addr);
-void* __tsan_get_current_report();
-int __tsan_get_report_data(void* report, const char** description, int* count, int* stack_count,
-                           int* mop_count, int* loc_count, int* mutex_count, int* thread_count,
-                           int* unique_tid_count, void** sleep_trace, unsigned long trace_size);
-int __tsan_get_report_mop(void* report, unsigned long idx, int* tid, void** addr, int* size,
-                          int* write, int* atomic, void** trace, unsigned long trace_size);
-int __tsan_get_report_thread(void* report, unsigned long idx, int* tid, unsigned long* os_id,
-                             int* running, const char** name, int* parent_tid, void** trace,
-                             unsigned long trace_size);
-}
-
-namespace cuemu::detail {
-
-struct block_tokens {
-  char barrier[2];
-  char lanes[1024][2];
-};
-
-namespace hooks {
-constexpr unsigned kNoSync = 1;  // __tsan_switch_to_fiber_no_sync
-
-void* create_fiber_context() { return __tsan_create_fiber(0); }
-void destroy_fiber_context(void* f) {
-  if (f) __tsan_destroy_fiber(f);
-}
-void* current_fiber_context() { return __tsan_get_current_fiber(); }
-void before_switch(const switch_target& to, void**) {
-  if (to.tsan_fiber) __tsan_switch_to_fiber(to.tsan_fiber, kNoSync);
-}
-void after_switch(void*, const void**, std::size_t*) {}
-void before_final_switch(const switch_target& to) {
-  if (to.tsan_fiber) __tsan_switch_to_fiber(to.tsan_fiber, kNoSync);
-}
-void on_stack_reuse(void*, std::size_t) {}
-
-// The host's work before a launch (copies) happens before every CUDA thread of it; every CUDA
-// thread happens before the host's work after it. Nothing else orders the threads.
-void launch_begin(launch_state& l) { __tsan_release(&l.entry); }
-void launch_end(launch_state& l) { __tsan_acquire(&l.grid); }
-void lane_begin(const launch_state& l, void* fiber, const char* name) {
-  if (fiber) __tsan_set_fiber_name(fiber, name);
-  __tsan_acquire(const_cast<kernel_entry*>(&l.entry));
-}
-void lane_end(const launch_state& l) { __tsan_release(const_cast<dim3*>(&l.grid)); }
-
-block_tokens* block_begin(const launch_state&) {
-  return static_cast<block_tokens*>(std::calloc(1, sizeof(block_tokens)));
-}
-void block_end(block_tokens* t) { std::free(t); }
-void barrier_arrive(block_tokens* t, unsigned g) { __tsan_release(&t->barrier[g & 1]); }
-void barrier_depart(block_tokens* t, unsigned g) { __tsan_acquire(&t->barrier[g & 1]); }
-void collective_arrive(block_tokens* t, unsigned lane, unsigned parity) {
-  __tsan_release(&t->lanes[lane][parity]);
-}
-void collective_depart(block_tokens* t, unsigned first, unsigned participants, unsigned parities) {
-  for (unsigned j = 0; j < 32; ++j)
-    if (participants & (1u << j)) __tsan_acquire(&t->lanes[first + j][(parities >> j) & 1u]);
-}
-}  // namespace hooks
-}  // namespace cuemu::detail
-
-// ThreadSanitizer's report hook: the report is rewritten in CUDA terms (which CUDA threads,
-// which lines) and ThreadSanitizer's own printing is suppressed.
-namespace __tsan {
-struct ReportDesc;
-bool OnReport(const ReportDesc* rep, bool suppressed) {
-  (void)rep;
-  using namespace cuemu::detail;
-  if (suppressed) return true;
-  void* report = __tsan_get_current_report();
-  const char* desc = nullptr;
-  int count = 0, stacks = 0, mops = 0, locs = 0, mutexes = 0, threads = 0, unique = 0;
-  void* sleep[1];
-  __tsan_get_report_data(report, &desc, &count, &stacks, &mops, &locs, &mutexes, &threads, &unique,
-                         sleep, 1);
-  fault_report r;
-  if (!current_thread(r)) return false;  // a race outside kernels: ThreadSanitizer's own report
-  r.fault_class = desc && std::strcmp(desc, "data-race") == 0 ? "data race" : (desc ? desc : "race");
-  std::string d;
-  for (int i = 0; i < mops; ++i) {
-    int tid = 0, size = 0, write = 0, atomic = 0;
-    void* addr = nullptr;
-    void* trace[64] = {nullptr};
-    __tsan_get_report_mop(report, i, &tid, &addr, &size, &write, &atomic, trace, 64);
-    int n = 0;
-    while (n < 64 && trace[n]) ++n;
-    const code_location at = first_user_location(trace, n);
-    std::string who = "thread T" + std::to_string(tid);
-    for (int k = 0; k < threads; ++k) {
-      int ttid = 0, running = 0, parent = 0;
-      unsigned long os = 0;
-      const char* name = nullptr;
-      void* tt[1];
-      __tsan_get_report_thread(report, k, &ttid, &os, &running, &name, &parent, tt, 1);
-      if (ttid == tid && name && *name) who = name;
-    }
-    if (i == 0) {
-      if (!at.file.empty()) {
-        static thread_local std::string file;
-        file = at.file;
-        r.file = file.c_str();
-        r.line = at.line;
-      }
-    }
-    char line[256];
-    std::snprintf(line, sizeof line, "  %s%s%s of %d bytes at %p by %s at %s\n",
-                  i == 0 ? "" : "previous ", atomic ? "atomic " : "", write ? "write" : "read", size,
-                  addr, who.c_str(), at_line(at).c_str());
-    d += line;
-  }
-  const allocation* al = nullptr;
-  {
-    void* addr = nullptr;
-    int tid, size, write, atomic;
-    void* tr[1];
-    if (mops > 0 && __tsan_get_report_mop(report, 0, &tid, &addr, &size, &write, &atomic, tr, 1))
-      al = find_allocation(addr);
-    if (al && !al->freed)
-      d += "  in a " + std::to_string(al->size) + "-byte allocation from cudaMalloc (offset " +
-           std::to_string(reinterpret_cast<std::uintptr_t>(addr) - al->base) + ")\n";
-  }
-  d += "  (no __syncthreads, __syncwarp, warp collective or atomic orders these accesses)\n";
-  r.details = d;
-  r.error = cudaSuccess;  // a race does not fail the launch on a GPU; the exit status shows it
-  report_fault(r);
-  return true;
-}
-}  // namespace __tsan
-
-#endif  // CUEMU_RACECHECK
-#endif  // CUEMU_MEMCHECK || CUEMU_RACECHECK
+#endif  // CUEMU_MEMCHECK

@@ -183,7 +183,10 @@ int main(int argc, char** argv) {
   if (o.command == mode::cc && o.compile_only) return compile_only(o, p, variants.front());
 
   const std::string dir = make_work_dir();
+  // Every mode runs, and the exit status is non-zero when any of them failed or reported: a
+  // CI gate must not pass because the last mode was clean.
   int rc = 0;
+  std::vector<std::pair<variant, int>> statuses;
   for (variant v : variants) {
     const std::string vdir = dir + "/" + variant_name(v);
     if (mkdir(vdir.c_str(), 0700) != 0) {
@@ -193,18 +196,32 @@ int main(int argc, char** argv) {
     }
     const std::string program =
         o.command == mode::cc ? o.output : vdir + "/" + base_name(o.inputs[0]) + ".out";
-    rc = build_program(o, p, v, vdir, program);
-    if (rc != 0) break;
+    if (int b = build_program(o, p, v, vdir, program); b != 0) {
+      rc = b;
+      break;
+    }
+    int status = 0;
     if (o.command == mode::run && o.compare_schedules) {
-      const int status = compare_schedules(o, v, program, vdir);
-      if (rc == 0) rc = status;
+      status = compare_schedules(o, v, program, vdir);
     } else if (o.command == mode::run) {
       if (variants.size() > 1) std::fprintf(stderr, "cuemu: running the %s build\n", variant_name(v));
       std::vector<std::string> argv_run{program};
       for (const auto& a : o.program_args) argv_run.push_back(a);
-      const int status = run_process(argv_run, run_environment(o, v), o.verbose);
-      if (rc == 0) rc = status;
+      status = run_process(argv_run, run_environment(o, v), o.verbose);
     }
+    statuses.emplace_back(v, status);
+    if (rc == 0) rc = status;
+  }
+  const int modes = o.memcheck + o.racecheck + o.synccheck;
+  if (o.command == mode::run && modes > 1 && !statuses.empty()) {
+    std::string line;
+    for (const auto& [v, status] : statuses) {
+      std::string name = variant_name(v);
+      if (o.synccheck) name += "+synccheck";
+      line += (line.empty() ? "" : ", ") + name + (status == 0 ? ": clean" : ": exit status " + std::to_string(status));
+    }
+    std::fprintf(stderr, "cuemu: checking summary: %s%s\n", line.c_str(),
+                 rc == 0 ? "" : " (the run fails)");
   }
   if (o.keep) {
     std::fprintf(stderr, "cuemu: kept the intermediate files in %s\n", dir.c_str());

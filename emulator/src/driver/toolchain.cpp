@@ -19,7 +19,9 @@ bool exists(const std::string& p) {
   return stat(p.c_str(), &st) == 0;
 }
 
-const std::string& compiler(const paths& p, variant v) { return v == variant::racecheck ? p.clangxx : p.cxx; }
+// Every mode compiles with the same host compiler, so every mode compiles what the plain build
+// compiles. racecheck uses its instrumentation only: the race detector is the runtime's own.
+const std::string& compiler(const paths& p, variant) { return p.cxx; }
 
 std::vector<std::string> sanitizer_flags(variant v) {
   switch (v) {
@@ -48,15 +50,7 @@ std::vector<std::string> base_flags(const options& o, variant v) {
   return f;
 }
 
-bool check_compiler(const paths& p, variant v) {
-  if (v == variant::racecheck && p.clangxx.empty()) {
-    std::fprintf(stderr,
-                 "cuemu: --check=racecheck needs clang++ (ThreadSanitizer with fibers); install it "
-                 "with: apt-get install clang libclang-rt-dev, or set CUEMU_CLANGXX\n");
-    return false;
-  }
-  return true;
-}
+bool check_compiler(const paths&, variant) { return true; }
 
 }  // namespace
 
@@ -89,9 +83,6 @@ paths locate_paths() {
   p.boost_context = CUEMU_BOOST_CONTEXT_LIB;
   const char* cxx = std::getenv("CUEMU_CXX");
   p.cxx = cxx && *cxx ? cxx : CUEMU_HOST_CXX;
-  const char* clang = std::getenv("CUEMU_CLANGXX");
-  p.clangxx = clang && *clang ? clang : CUEMU_CLANGXX;
-  if (p.clangxx.find("NOTFOUND") != std::string::npos) p.clangxx.clear();
   return p;
 }
 
@@ -182,7 +173,6 @@ int link_program(const options& o, const paths& p, variant v,
   for (const auto& c : o.compile)
     if (c == "-g" || c.rfind("-fsanitize", 0) == 0) cmd.push_back(c);
   if (v == variant::memcheck) cmd.push_back("-fsanitize=address");
-  if (v == variant::racecheck) cmd.push_back("-fsanitize=thread");
   for (const auto& obj : objects) cmd.push_back(obj);
   cmd.insert(cmd.end(), {"-o", out, p.runtime_lib[static_cast<int>(v)], p.boost_context, "-pthread"});
   for (const auto& l : o.link) cmd.push_back(l);
@@ -194,6 +184,7 @@ std::vector<std::string> run_environment(const options& o, variant v) {
   std::string checks = v == variant::plain ? "" : variant_name(v);
   if (o.synccheck) checks += checks.empty() ? "synccheck" : ",synccheck";
   if (!checks.empty()) env.push_back("CUEMU_CHECK=" + checks);
+  if (o.verbose) env.push_back("CUEMU_VERBOSE=1");  // the sanitizers' own reports too
   // Leaks of device memory are not faults on a GPU; fibers need no stack-use-after-return.
   if (v == variant::memcheck && !std::getenv("ASAN_OPTIONS"))
     env.push_back("ASAN_OPTIONS=detect_leaks=0:detect_stack_use_after_return=0");

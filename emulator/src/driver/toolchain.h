@@ -17,7 +17,6 @@ struct paths {
   std::string runtime_lib[3];  // libcuemu_runtime{,_memcheck,_racecheck}.a, by variant
   std::string boost_context;
   std::string cxx;          // host C++ compiler (CUEMU_CXX overrides)
-  std::string clangxx;      // for racecheck (CUEMU_CLANGXX overrides)
 };
 paths locate_paths();
 

@@ -471,7 +471,7 @@ bool block_executor::run(launch_state& launch, uint3 block_idx, std::uint64_t sc
     retired_.reserve(runners_made_);
   }
   shared_memory_block_begin(launch);
-  tokens_ = hooks::block_begin(launch);
+  tokens_ = hooks::block_begin(launch, block_idx);
 
   // Start the first lane; the lanes switch among themselves and come back here when the block
   // is done, deadlocked or faulted.
@@ -624,6 +624,7 @@ void block_executor::complete_barrier() {
       }
     }
   }
+  hooks::barrier_complete(tokens_);
   // Every thread not exited is at the barrier: release them all; results are read on departure.
   last_true_ = barrier_true_;
   last_arrived_ = at_barrier_;
@@ -822,6 +823,7 @@ void block_executor::complete_collective(warp& w, unsigned m, const lane& first)
       break;
     }
   }
+  hooks::collective_complete(tokens_, w.first, m, w.existing);
   // Results are computed from the values before anyone resumes; now release the lanes.
   if constexpr (hooks::active) {
     unsigned parities = 0;

@@ -58,6 +58,11 @@ class block_executor {
   // The stack of the lane now running (for the stack-overflow report), or nullptr.
   const boost::context::stack_context* current_stack() const noexcept;
   bool describe_current(uint3& block, uint3& thread) const noexcept;
+  // The linear index in its block of the CUDA thread running now, or -1 (racecheck's accesses).
+  int current_thread_index() const noexcept {
+    const lane* l = cur();
+    return l ? static_cast<int>(l->index) : -1;
+  }
   const launch_state* current_launch() const noexcept { return launch_; }
 
   // Ends the running CUDA thread with a fault (e.g. a failed device-side assert): the report is

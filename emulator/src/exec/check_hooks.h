@@ -1,18 +1,21 @@
 // Where the checking modes attach to the scheduler. The runtime library is built once per mode
-// (plain, memcheck = AddressSanitizer + alignment checks, racecheck = ThreadSanitizer); in the
-// plain build every hook is an empty inline function. The scheduler calls these at its events:
-// coroutine switches, lane begin/end, barrier and warp-collective arrival/departure, block and
-// launch begin/end. Implementations: src/check/sanitizer_hooks.cpp.
+// (plain, memcheck = AddressSanitizer + alignment checks, racecheck = the emulator's own race
+// detector fed by ThreadSanitizer's instrumentation); in the plain build every hook is an empty
+// inline function. The scheduler calls these at its events: coroutine switches, lane begin/end,
+// barrier and warp-collective arrival, completion and departure, block and launch begin/end.
+// Implementations: src/check/sanitizer_hooks.cpp (memcheck), src/check/racecheck.cpp.
 #pragma once
 
 #include <cstddef>
+
+#include <vector_types.h>
 
 namespace cuemu::detail {
 
 struct launch_state;
 
-// Per-block synchronisation tokens: ThreadSanitizer keys happens-before edges by address, so a
-// block gets fresh addresses (never reused by the next block, which would order the two).
+// The checker's state of the block a worker runs (racecheck: each thread's clock, the block's
+// barrier epoch, what atomics made known).
 struct block_tokens;
 
 namespace hooks {
@@ -23,15 +26,10 @@ constexpr bool active = true;
 constexpr bool active = false;
 #endif
 
-#ifdef CUEMU_RACECHECK
-// Each lane is its own ThreadSanitizer fiber; sharing a runner (and its stack) between lanes
-// would make their stack slots look like races, and order them falsely.
-constexpr bool one_lane_per_runner = true;
-constexpr bool pool_stacks = false;
-#else
+// racecheck ignores accesses to the running lane's own stack, so lanes share runners and
+// stacks as in the plain build.
 constexpr bool one_lane_per_runner = false;
 constexpr bool pool_stacks = true;
-#endif
 
 // The target of a coroutine switch.
 struct switch_target {
@@ -51,12 +49,18 @@ void on_stack_reuse(void* bottom, std::size_t size);
 
 void launch_begin(launch_state& launch);  // host thread, before any block
 void launch_end(launch_state& launch);    // host thread, after every block
-block_tokens* block_begin(const launch_state& launch);  // worker, before the block's lanes
+block_tokens* block_begin(const launch_state& launch, uint3 block_idx);  // worker, before lanes
 void block_end(block_tokens* tokens);
 void lane_begin(const launch_state& launch, void* fiber, const char* name);
 void lane_end(const launch_state& launch);
 void barrier_arrive(block_tokens* t, unsigned generation);
 void barrier_depart(block_tokens* t, unsigned generation);
+// On the lane whose arrival completes a barrier, before any participant resumes.
+void barrier_complete(block_tokens* t);
+// On the lane whose arrival completes a warp collective: `participants` (lane ids of the warp
+// starting at thread `warp_first`), `existing` (the warp's lanes).
+void collective_complete(block_tokens* t, unsigned warp_first, unsigned participants,
+                         unsigned existing);
 // `parity`: the low bit of the lane's count of collectives; `peer_parities`: bit j is that of
 // participant j (two tokens per lane, so a lane that races ahead to its next collective does
 // not hand its later accesses to a peer still leaving this one).
@@ -73,12 +77,14 @@ inline void before_final_switch(const switch_target&) {}
 inline void on_stack_reuse(void*, std::size_t) {}
 inline void launch_begin(launch_state&) {}
 inline void launch_end(launch_state&) {}
-inline block_tokens* block_begin(const launch_state&) { return nullptr; }
+inline block_tokens* block_begin(const launch_state&, uint3) { return nullptr; }
 inline void block_end(block_tokens*) {}
 inline void lane_begin(const launch_state&, void*, const char*) {}
 inline void lane_end(const launch_state&) {}
 inline void barrier_arrive(block_tokens*, unsigned) {}
 inline void barrier_depart(block_tokens*, unsigned) {}
+inline void barrier_complete(block_tokens*) {}
+inline void collective_complete(block_tokens*, unsigned, unsigned, unsigned) {}
 inline void collective_arrive(block_tokens*, unsigned, unsigned) {}
 inline void collective_depart(block_tokens*, unsigned, unsigned, unsigned) {}
 #endif

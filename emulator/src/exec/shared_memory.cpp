@@ -19,10 +19,6 @@
 #include <sanitizer/asan_interface.h>
 #include <unordered_set>
 #endif
-#if defined(CUEMU_RACECHECK)
-extern "C" void __tsan_ignore_thread_begin();
-extern "C" void __tsan_ignore_thread_end();
-#endif
 
 namespace cuemu::detail {
 namespace {
@@ -64,14 +60,8 @@ namespace {
 void* allocate_block_shared(std::size_t size, std::size_t alignment) noexcept {
   if (alignment < 16) alignment = 16;
   const std::size_t rounded = (size + alignment - 1) / alignment * alignment;
-#if defined(CUEMU_RACECHECK)
-  __tsan_ignore_thread_begin();  // fresh memory: no history for ThreadSanitizer
-#endif
   void* p = std::aligned_alloc(alignment, rounded ? rounded : alignment);
   if (p) std::memset(p, 0xa5, rounded);  // like a GPU, shared memory starts with garbage
-#if defined(CUEMU_RACECHECK)
-  __tsan_ignore_thread_end();
-#endif
   if (!p) {
     std::fprintf(stderr, "cuemu: out of memory for a %zu-byte __shared__ variable\n", size);
     std::abort();
@@ -127,13 +117,7 @@ void run_worker_tls_inits() {
     std::lock_guard<std::mutex> lock(g_tls_inits_mutex);
     todo.assign(tls_inits().begin() + static_cast<std::ptrdiff_t>(t_tls_inits_done), tls_inits().end());
   }
-#if defined(CUEMU_RACECHECK)
-  __tsan_ignore_thread_begin();  // the emulator's setup, not an access of a CUDA thread
-#endif
   for (auto* touch : todo) (void)touch();
-#if defined(CUEMU_RACECHECK)
-  __tsan_ignore_thread_end();
-#endif
   t_tls_inits_done += todo.size();
 }
 }  // namespace
@@ -155,13 +139,6 @@ void shared_memory_block_begin(const launch_state& launch) {
   // (The runtime is not instrumented, so the functions, not the ASAN_*_MEMORY_REGION macros.)
   __asan_unpoison_memory_region(dyn, launch.dynamic_shared);
   __asan_poison_memory_region(dyn + launch.dynamic_shared, kDynamicSharedCapacity - launch.dynamic_shared);
-#endif
-#if defined(CUEMU_RACECHECK)
-  // A fresh mapping: the previous block's accesses are no history for this one.
-  __tsan_ignore_thread_begin();
-  mmap(dyn, kDynamicSharedCapacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
-       -1, 0);
-  __tsan_ignore_thread_end();
 #endif
 }
 

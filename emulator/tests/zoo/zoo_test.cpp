@@ -95,9 +95,13 @@ TEST(Zoo, CorrectProgramsGiveNoReportUnderEveryMode) {
         << r.out;
     std::size_t pos = 0;
     while ((pos = r.out.find("cuemu: ", pos)) != std::string::npos) {
-      EXPECT_EQ(r.out.compare(pos, 19, "cuemu: running the "), 0) << "unexpected report:\n" << r.out;
+      const bool progress = r.out.compare(pos, 19, "cuemu: running the ") == 0;
+      const bool summary = r.out.compare(pos, 25, "cuemu: checking summary: ") == 0;
+      EXPECT_TRUE(progress || summary) << "unexpected report:\n" << r.out;
       ++pos;
     }
+    EXPECT_NE(r.out.find("cuemu: checking summary: memcheck+synccheck: clean, racecheck+synccheck: clean\n"),
+              std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("Sanitizer"), std::string::npos) << r.out;
   }
 }
@@ -117,4 +121,102 @@ TEST(Zoo, CorrectProgramIsTheSameUnderEverySchedule) {
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("cuemu: 5 schedules (forward, reverse, random:1..) gave identical output"),
             std::string::npos) << r.out;
+}
+
+// --- the checking gate (a CI runs these mode combinations) ---
+
+// A race in a 256-thread tree reduction (and 512, 1024): ThreadSanitizer's 256 thread slots once
+// hid it; the detector has no limit on CUDA threads.
+TEST(Zoo, TreeReductionWithoutLoopBarrierAnyBlockSize) {
+  for (int threads : {64, 255, 256, 257, 512, 1024}) {
+    const result r = cuemu("run --check=racecheck -DTHREADS=" + std::to_string(threads) + " " +
+                           path_of("tree_reduction_no_loop_barrier.cu"));
+    EXPECT_NE(r.status, 0) << threads << "\n" << r.out;
+    EXPECT_NE(r.out.find("cuemu: data race in kernel tree_sum block ("), std::string::npos)
+        << threads << " threads per block:\n" << r.out;
+    EXPECT_NE(r.out.find("tree_reduction_no_loop_barrier.cu:17"), std::string::npos) << r.out;
+  }
+}
+
+// Blocks of one launch are unordered whichever worker runs them: the same verdict every run.
+TEST(Zoo, RaceBetweenBlocksEveryRunAnyWorkers) {
+  for (const char* workers : {"1", "2", "4"})
+    for (int run = 0; run < 4; ++run) {
+      const result r = cuemu(std::string("run --check=racecheck --schedule=random:") +
+                             std::to_string(run + 1) + " --workers=" + workers + " " +
+                             path_of("race_between_blocks.cu"));
+      EXPECT_NE(r.status, 0) << workers << " workers, run " << run << "\n" << r.out;
+      EXPECT_NE(r.out.find("cuemu: data race in kernel count block ("), std::string::npos)
+          << workers << " workers, run " << run << "\n" << r.out;
+      EXPECT_NE(r.out.find("race_between_blocks.cu:6"), std::string::npos) << r.out;
+    }
+}
+
+// A plain read racing only with atomics (the Programming Guide's atomicCAS loop) is no race.
+TEST(Zoo, CompareAndSwapLoopIsNotARace) {
+  for (const char* mode : {"racecheck", "all"}) {
+    const result r = cuemu(std::string("run --check=") + mode + " " + path_of("cas_loop.cu"));
+    EXPECT_EQ(r.status, 0) << mode << "\n" << r.out;
+    EXPECT_EQ(r.out.find("data race"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("max 1998 (expected 1998)"), std::string::npos) << r.out;
+  }
+}
+
+// Every mode compiles what the plain build compiles: C++20 kernels.
+TEST(Zoo, Cpp20UnderEveryMode) {
+  for (const char* mode : {"none", "memcheck", "racecheck", "synccheck", "all"}) {
+    const result r = cuemu(std::string("run -std=c++20 --check=") + mode + " " + path_of("cpp20_kernels.cu"));
+    EXPECT_EQ(r.status, 0) << mode << "\n" << r.out;
+    EXPECT_NE(r.out.find("block sums correct"), std::string::npos) << mode << "\n" << r.out;
+    EXPECT_EQ(r.out.find("cuemu: data race"), std::string::npos) << r.out;
+  }
+}
+
+// Any list of modes: non-zero when any mode reported, every mode's report printed, and a
+// summary naming which mode found it.
+TEST(Zoo, EveryModeCombinationFailsOnAnyModesFinding) {
+  struct planted {
+    const char* program;
+    const char* finder;  // the mode that reports it
+    const char* report;
+  };
+  const planted bugs[] = {
+      {"oob_global_write.cu", "memcheck", "cuemu: out-of-bounds access in kernel fill"},
+      {"misaligned_uint4.cu", "memcheck", "cuemu: misaligned address in kernel copy16"},
+      {"missing_syncthreads.cu", "racecheck", "cuemu: data race in kernel rotate"},
+      {"race_between_blocks.cu", "racecheck", "cuemu: data race in kernel count"},
+      {"divergent_barrier.cu", "synccheck", "cuemu: barrier divergence in kernel split"},
+  };
+  const char* combos[] = {"all", "memcheck,racecheck", "racecheck,memcheck",
+                          "memcheck,racecheck,synccheck", "memcheck,synccheck",
+                          "racecheck,synccheck", "memcheck", "racecheck", "synccheck"};
+  for (const planted& b : bugs) {
+    for (const char* combo : combos) {
+      const std::string c = combo;
+      const bool covered = c == "all" || c.find(b.finder) != std::string::npos;
+      const result r = cuemu("run --check=" + c + " " + path_of(b.program));
+      if (covered) {
+        EXPECT_NE(r.status, 0) << b.program << " --check=" << c << "\n" << r.out;
+        EXPECT_NE(r.out.find(b.report), std::string::npos) << b.program << " --check=" << c << "\n" << r.out;
+        if (c.find(',') != std::string::npos || c == "all") {  // a summary for several modes
+          EXPECT_NE(r.out.find("cuemu: checking summary: "), std::string::npos) << r.out;
+          EXPECT_NE(r.out.find("(the run fails)"), std::string::npos) << r.out;
+        }
+      }
+      std::printf("[ gate ] %-24s --check=%-30s exit %d\n", b.program, combo, r.status);
+    }
+  }
+}
+
+// The sanitizer's own report (the emulator's frames) only with -v; cuemu's report always.
+TEST(Zoo, SanitizerReportOnlyWhenVerbose) {
+  const result quiet = cuemu("run --check=memcheck " + path_of("oob_global_write.cu"));
+  EXPECT_NE(quiet.status, 0);
+  EXPECT_NE(quiet.out.find("cuemu: out-of-bounds access in kernel fill"), std::string::npos) << quiet.out;
+  EXPECT_EQ(quiet.out.find("AddressSanitizer"), std::string::npos) << quiet.out;
+  EXPECT_EQ(quiet.out.find("__invoke_impl"), std::string::npos) << quiet.out;
+  EXPECT_EQ(quiet.out.find("===="), std::string::npos) << quiet.out;
+  const result verbose = cuemu("run -v --check=memcheck " + path_of("oob_global_write.cu"));
+  EXPECT_NE(verbose.status, 0);
+  EXPECT_NE(verbose.out.find("ERROR: AddressSanitizer"), std::string::npos) << verbose.out;
 }

@@ -1,0 +1,777 @@
+// racecheck: a data-race detector with CUDA's own ordering rules. Compiled into the racecheck
+// runtime only (CUEMU_RACECHECK).
+//
+// The user's sources are compiled with g++'s ThreadSanitizer instrumentation (-fsanitize=thread)
+// but linked without ThreadSanitizer's runtime: this file implements its entry points
+// (__tsan_read4, __tsan_atomic32_fetch_add, ...), so every load, store and atomic of a CUDA
+// thread arrives here. Nothing is limited by the number of CUDA threads (ThreadSanitizer's own
+// runtime keeps 256 thread slots and silently orders the threads that share one, which hid
+// races in blocks of 256 threads and more), and blocks of one launch are unordered whichever
+// worker runs them.
+//
+// Time. Each CUDA thread has a clock, a 32-bit value that only grows. A launch starts every
+// clock above every clock of earlier launches (launches are ordered). A barrier gives every
+// thread of the block the same new value (the barrier epoch): an access whose clock is below the
+// epoch happened before the barrier. A warp collective does the same for its participants (the
+// warp's epoch, or per-lane knowledge of a partial mask). A fenced atomic (__threadfence() then
+// an atomic, as CUDA's memory model asks for release and acquire) hands what its thread knows to
+// the atomic's address and takes what earlier fenced atomics there left.
+//
+// Shadow. Every 8 bytes a CUDA thread accesses outside its own stack have four access records
+// (thread, clock, bytes, kind, code address). Atomics do not race with atomics, nor with plain
+// reads (CUDA's compare-and-swap loop reads the word plainly); a plain write unordered with any
+// other access is a race, and so is a plain read unordered with a plain write.
+#if defined(CUEMU_RACECHECK)
+
+#include <execinfo.h>
+#include <link.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "check/report.h"
+#include "check/symbolize.h"
+#include "exec/block.h"
+#include "exec/check_hooks.h"
+#include "exec/shared_memory.h"
+#include "runtime/runtime.h"
+
+extern "C" char __executable_start;
+
+namespace cuemu::detail {
+namespace {
+
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+
+// --------------------------------------------------------------------------- knowledge
+// What a thread knows through fenced atomics: accesses of thread t with clock < threads[t], and
+// of every thread of block b with clock < blocks[b] (those before b's last barrier).
+struct knowledge {
+  std::unordered_map<u32, u32> threads, blocks;
+  bool empty() const noexcept { return threads.empty() && blocks.empty(); }
+  static void raise(std::unordered_map<u32, u32>& m, u32 key, u32 bound) {
+    u32& v = m[key];
+    v = std::max(v, bound);
+  }
+  void join(const knowledge& o) {
+    for (const auto& [k, v] : o.threads) raise(threads, k, v);
+    for (const auto& [k, v] : o.blocks) raise(blocks, k, v);
+  }
+  bool knows(u32 tid, u32 clock, u32 threads_per_block) const {
+    if (auto it = threads.find(tid); it != threads.end() && clock < it->second) return true;
+    if (auto it = blocks.find(tid / threads_per_block); it != blocks.end() && clock < it->second)
+      return true;
+    return false;
+  }
+};
+
+// --------------------------------------------------------------------------- launches
+std::atomic<u32> g_max_clock{0};   // above every clock used so far
+std::atomic<u32> g_launch_base{1}; // the first clock of the launch now running
+const launch_state* g_launch = nullptr;
+u32 g_threads_per_block = 1;
+
+// --------------------------------------------------------------------------- sync objects
+struct sync_object {
+  u32 launch_base = 0;
+  knowledge k;
+};
+std::mutex g_sync_mutex;
+std::unordered_map<std::uintptr_t, sync_object> g_sync;
+
+}  // namespace
+
+// The checker's state of the block a worker runs.
+struct block_tokens {
+  struct thread {
+    u32 clock = 0;
+    bool fenced = false;             // a __threadfence since its last atomic
+    std::uintptr_t last_atomic = 0;  // address of its last atomic (a later fence acquires it)
+    std::unique_ptr<knowledge> know; // acquired since the block's last barrier
+  };
+  u32 tid_base = 0, nthreads = 0, block_linear = 0;
+  u32 bar_epoch = 0, max_clock = 0;
+  std::vector<thread> threads;
+  std::vector<u32> warp_epoch;              // per warp: clock of its last full-warp collective
+  std::vector<std::array<u32, 32>> partial; // per thread: clocks known of its warp's lanes
+  knowledge block_know;                     // acquired by any thread before the last barrier
+  bool any_know = false;
+  const char* dyn_begin = nullptr;
+  const char* dyn_end = nullptr;
+  const char* tls_begin = nullptr;  // the worker's static thread-local storage
+  const char* tls_end = nullptr;
+
+  void bump(thread& t) {
+    t.clock = std::max(t.clock, max_clock) + 1;
+    max_clock = t.clock;
+  }
+};
+
+namespace {
+
+thread_local block_tokens t_block;
+
+std::size_t static_tls_size() {
+  static const std::size_t size = [] {
+    std::size_t total = 0;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* data) {
+          for (int i = 0; i < info->dlpi_phnum; ++i)
+            if (info->dlpi_phdr[i].p_type == PT_TLS)
+              *static_cast<std::size_t*>(data) += info->dlpi_phdr[i].p_memsz + info->dlpi_phdr[i].p_align;
+          return 0;
+        },
+        &total);
+    return total + 4096;
+  }();
+  return size;
+}
+thread_local bool t_block_active = false;
+
+// --------------------------------------------------------------------------- shadow
+// An 8-byte granule of memory has four access records (like ThreadSanitizer's shadow cells):
+//   bits 0-30 clock, 31 atomic, 32-56 thread (in the launch), 57-59 offset in the granule,
+//   60-62 length - 1, 63 write; 0 = none.
+// and the code address of each (for the report). 48 bytes of shadow per 8 bytes of memory.
+struct granule {
+  u64 rec[4];
+  u32 site[4];
+};
+static_assert(sizeof(granule) == 48);
+
+constexpr unsigned kPageBits = 12, kL2Bits = 18, kL1Bits = 47 - kPageBits - kL2Bits;
+constexpr std::size_t kGranulesPerPage = (std::size_t{1} << kPageBits) / 8;
+struct l2_node {
+  std::atomic<granule*> pages[1u << kL2Bits];
+};
+std::atomic<l2_node*> g_l1[1u << kL1Bits];
+
+// Shadow comes from one reserved range (zero pages until touched): one mapping, however much
+// memory the kernels touch.
+constexpr std::size_t kArenaBytes = std::size_t{1} << 38;
+std::atomic<std::size_t> g_arena_used{0};
+char* arena() {
+  static char* base = [] {
+    void* p = mmap(nullptr, kArenaBytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+      std::fprintf(stderr, "cuemu: racecheck cannot reserve its shadow memory\n");
+      std::abort();
+    }
+    madvise(p, kArenaBytes, MADV_HUGEPAGE);  // fewer page faults where the kernel allows it
+    return static_cast<char*>(p);
+  }();
+  return base;
+}
+
+template <class T>
+T* get_or_make(std::atomic<T*>& slot, std::size_t bytes) {
+  T* p = slot.load(std::memory_order_acquire);
+  if (p) return p;
+  static std::mutex m;
+  std::lock_guard<std::mutex> lock(m);
+  p = slot.load(std::memory_order_acquire);
+  if (p) return p;
+  const std::size_t at = g_arena_used.fetch_add(bytes);
+  if (at + bytes > kArenaBytes) {
+    std::fprintf(stderr, "cuemu: racecheck ran out of shadow memory\n");
+    std::abort();
+  }
+  p = reinterpret_cast<T*>(arena() + at);
+  slot.store(p, std::memory_order_release);
+  return p;
+}
+
+granule* shadow_page(std::uintptr_t page) {
+  const std::uintptr_t i1 = page >> kL2Bits, i2 = page & ((1u << kL2Bits) - 1);
+  if (i1 >= (1u << kL1Bits)) return nullptr;
+  l2_node* n = get_or_make(g_l1[i1], sizeof(l2_node));
+  return get_or_make(n->pages[i2], sizeof(granule) * kGranulesPerPage);
+}
+
+// Cells of one page are updated under one of these (blocks of a launch run on several workers:
+// without it two racing accesses could both miss each other).
+struct alignas(64) stripe_lock {
+  std::atomic<bool> held{false};
+  void lock() noexcept {
+    while (held.exchange(true, std::memory_order_acquire))
+      while (held.load(std::memory_order_relaxed)) __builtin_ia32_pause();
+  }
+  void unlock() noexcept { held.store(false, std::memory_order_release); }
+};
+stripe_lock g_locks[1024];
+
+// --------------------------------------------------------------------------- reports
+std::mutex g_report_mutex;
+std::set<std::pair<std::uintptr_t, u32>> g_reported;
+int g_reports = 0;
+constexpr int kMaxReports = 32;
+
+u32 site_of(std::uintptr_t pc) {
+  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(&__executable_start);
+  return pc >= base && pc - base < 0xffffffffu ? static_cast<u32>(pc - base) : 0;
+}
+
+std::string at_line(const code_location& c) {
+  return c.file.empty() ? std::string("<unknown>") : c.file + ":" + std::to_string(c.line);
+}
+
+std::string thread_name(u32 tid) {
+  if (!g_launch) return "?";
+  const dim3 g = g_launch->grid, b = g_launch->block;
+  const u32 block = tid / g_threads_per_block, t = tid % g_threads_per_block;
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "block (%u,%u,%u) thread (%u,%u,%u)", block % g.x,
+                (block / g.x) % g.y, block / (g.x * g.y), t % b.x, (t / b.x) % b.y,
+                t / (b.x * b.y));
+  return buf;
+}
+
+enum class access_kind { read, write, atomic };
+
+[[gnu::noinline, gnu::cold]] void report_race(std::uintptr_t addr, access_kind kind, u64 prev,
+                                              u32 prev_site, std::uintptr_t pc) {
+  {
+    std::lock_guard<std::mutex> lock(g_report_mutex);
+    if (g_reports >= kMaxReports || !g_reported.insert({pc, prev_site}).second) return;
+    ++g_reports;
+  }
+  fault_report r;
+  block_executor* e = current_executor();
+  if (!e || !e->describe_current(r.block, r.thread)) return;
+  r.kernel = g_launch ? g_launch->kernel_name : "?";
+  void* frames[64];
+  const int n = backtrace(frames, 64);
+  const code_location here = first_user_location(frames, n);
+  static thread_local std::string file;
+  file = here.file;
+  r.file = file.empty() ? nullptr : file.c_str();
+  r.line = here.line;
+  r.fault_class = "data race";
+  const bool prev_atomic = (prev >> 31) & 1u;
+  const bool prev_write = prev >> 63;
+  const u32 prev_tid = static_cast<u32>(prev >> 32) & ((1u << 25) - 1);
+  std::string where_prev = "<unknown line>";
+  if (prev_site) {
+    void* f[1] = {&__executable_start + prev_site};
+    const code_location c = first_user_location(f, 1);
+    if (!c.file.empty()) where_prev = at_line(c);
+  }
+  const char* what = kind == access_kind::write ? "write" : kind == access_kind::atomic ? "atomic update" : "read";
+  char line[512];
+  std::string d;
+  std::snprintf(line, sizeof line, "  %s at %p by this thread at %s\n", what,
+                reinterpret_cast<void*>(addr), at_line(here).c_str());
+  d += line;
+  std::snprintf(line, sizeof line, "  unordered with a %s by %s at %s\n",
+                prev_atomic ? "atomic update" : prev_write ? "write" : "read",
+                thread_name(prev_tid).c_str(), prev_site ? where_prev.c_str() : "<a line not recorded>");
+  d += line;
+  if (const allocation* al = find_allocation(reinterpret_cast<void*>(addr)); al && !al->freed) {
+    const char* api = al->kind == memory_kind::managed ? "cudaMallocManaged"
+                      : al->kind == memory_kind::device ? "cudaMalloc" : "cudaMallocHost";
+    d += "  in a " + std::to_string(al->size) + "-byte allocation from " + api + " (offset " +
+         std::to_string(addr - al->base) + ")\n";
+  }
+  d += "  (no __syncthreads, __syncwarp, warp collective or fenced atomic orders these accesses)\n";
+  r.details = d;
+  r.error = cudaSuccess;  // a race does not fail the launch on a GPU; the exit status shows it
+  report_fault(r);
+}
+
+// --------------------------------------------------------------------------- ordering
+// Whether `rec` (an earlier access) happened before the running thread `self` (index `lane`).
+constexpr u64 kClockMask = 0x7fffffffu, kAtomic = u64{1} << 31, kWrite = u64{1} << 63;
+constexpr u32 kTidMask = (1u << 25) - 1;
+inline u32 rec_clock(u64 r) { return static_cast<u32>(r & kClockMask); }
+inline u32 rec_tid(u64 r) { return static_cast<u32>(r >> 32) & kTidMask; }
+inline unsigned rec_off(u64 r) { return static_cast<unsigned>(r >> 57) & 7u; }
+inline unsigned rec_len(u64 r) { return (static_cast<unsigned>(r >> 60) & 7u) + 1; }
+
+bool ordered(u64 rec, const block_tokens& b, unsigned lane, const char* addr) {
+  const u32 clock = rec_clock(rec);
+  const u32 tid = rec_tid(rec);
+  if (clock < g_launch_base.load(std::memory_order_relaxed)) return true;  // an earlier launch
+  const u32 other = (tid - b.tid_base) & kTidMask;
+  if (other < b.nthreads) {
+    if (clock < b.bar_epoch) return true;
+    if (other / 32 == lane / 32) {
+      if (clock < b.warp_epoch[lane / 32]) return true;
+      if (!b.partial.empty() && clock < b.partial[lane][other % 32]) return true;
+    }
+  } else if ((addr >= b.dyn_begin && addr < b.dyn_end) || (addr >= b.tls_begin && addr < b.tls_end)) {
+    // Per-worker memory that is per block by construction (dynamic shared memory, the
+    // emulator's thread-local scratch): what an earlier block on this worker left there.
+    return true;
+  }
+  if (b.any_know) {
+    if (b.block_know.knows(tid, clock, g_threads_per_block)) return true;
+    const auto& k = b.threads[lane].know;
+    if (k && k->knows(tid, clock, g_threads_per_block)) return true;
+  }
+  return false;
+}
+
+
+struct current {
+  block_tokens* b;
+  unsigned lane;
+};
+
+// The running CUDA thread, or nullptr for host code and the thread's own stack.
+inline bool running_thread(std::uintptr_t a, current& c) {
+  if (!t_block_active) return false;
+  block_executor* e = current_executor();
+  if (!e) return false;
+  const int lane = e->current_thread_index();
+  if (lane < 0) return false;
+  if (const auto* sc = e->current_stack()) {
+    const auto top = reinterpret_cast<std::uintptr_t>(sc->sp);
+    if (a < top && a >= top - sc->size) return false;
+  }
+  c.b = &t_block;
+  c.lane = static_cast<unsigned>(lane);
+  return true;
+}
+
+// Whether an earlier record conflicts with an access of `kind`: a plain write with anything; a
+// plain read or an atomic with a plain write. Atomics do not race with atomics or with reads.
+inline bool conflicts(u64 rec, access_kind kind) {
+  if (kind == access_kind::write) return true;
+  return (rec & kWrite) && !(rec & kAtomic);
+}
+
+// One access of [off, off + len) within the granule at `g` (address `addr` of its first byte).
+inline void access_granule(granule& g, std::uintptr_t addr, unsigned off, unsigned len,
+                           access_kind kind, u64 self, u32 tid, u32 site, const block_tokens& b,
+                           unsigned lane, std::uintptr_t pc) {
+  const u64 mine = self | (u64{off} << 57) | (u64{len - 1} << 60) |
+                   (kind == access_kind::read ? 0 : kWrite) |
+                   (kind == access_kind::atomic ? kAtomic : 0);
+  int replace = -1, empty = -1, subsumed = -1;
+  for (int i = 0; i < 4; ++i) {
+    const u64 r = g.rec[i];
+    if (!r) {
+      empty = i;
+      continue;
+    }
+    if (r == mine) return;  // the same access in the same interval: checked when recorded
+    const unsigned ro = rec_off(r), rl = rec_len(r);
+    const bool overlap = ro < off + len && off < ro + rl;
+    const bool same_thread = rec_tid(r) == tid;
+    if (same_thread) {
+      // Its own earlier access of the same bytes, no stronger than this one: replace it.
+      if (ro == off && rl == len && (!(r & kWrite) || kind != access_kind::read)) replace = i;
+      continue;
+    }
+    if (!overlap) continue;
+    const bool before = ordered(r, b, lane, reinterpret_cast<const char*>(addr + ro));
+    if (!before && conflicts(r, kind)) {
+      report_race(addr + std::max(ro, off), kind, r, g.site[i], pc);
+    } else if (before && ro >= off && ro + rl <= off + len &&
+               (!(r & kWrite) || kind != access_kind::read)) {
+      subsumed = i;  // ordered before this access, covered by it, no stronger: this one stands for it
+    }
+  }
+  int at = replace >= 0 ? replace : empty >= 0 ? empty : subsumed;
+  if (at < 0) at = static_cast<int>((self ^ addr) & 3u);  // full: evict one
+  g.rec[at] = mine;
+  g.site[at] = site;
+}
+
+void access(std::uintptr_t a, std::size_t size, access_kind kind, std::uintptr_t pc) {
+  current c;
+  if (size == 0 || !running_thread(a, c)) return;
+  block_tokens& b = *c.b;
+  const u32 tid = (b.tid_base + c.lane) & kTidMask;
+  const u64 self = (u64{tid} << 32) | b.threads[c.lane].clock;
+  const u32 site = site_of(pc);
+  std::uintptr_t p = a;
+  const std::uintptr_t end = a + size;
+  while (p < end) {
+    const std::uintptr_t page = p >> kPageBits;
+    const std::uintptr_t page_end = std::min(end, (page + 1) << kPageBits);
+    granule* gs = shadow_page(page);
+    if (!gs) return;
+    stripe_lock& lk = g_locks[page & 1023];
+    lk.lock();
+    while (p < page_end) {
+      const std::uintptr_t base = p & ~std::uintptr_t{7};
+      const unsigned off = static_cast<unsigned>(p - base);
+      const unsigned len = static_cast<unsigned>(std::min<std::uintptr_t>(page_end, base + 8) - p);
+      access_granule(gs[(p >> 3) & (kGranulesPerPage - 1)], base, off, len, kind, self, tid, site,
+                     b, c.lane, pc);
+      p += len;
+    }
+    lk.unlock();
+  }
+}
+
+// --------------------------------------------------------------------------- atomics, fences
+// What the running thread releases: its own accesses so far, its block's before the last
+// barrier, its warp's before their last collective with it, and what it acquired.
+knowledge released_by(const block_tokens& b, unsigned lane) {
+  knowledge k;
+  const block_tokens::thread& t = b.threads[lane];
+  if (t.know) k.join(*t.know);
+  k.join(b.block_know);
+  knowledge::raise(k.threads, b.tid_base + lane, t.clock + 1);
+  if (b.bar_epoch) knowledge::raise(k.blocks, b.block_linear, b.bar_epoch);
+  const unsigned w = lane / 32, first = w * 32;
+  for (unsigned q = 0; q < 32 && first + q < b.nthreads; ++q) {
+    u32 bound = b.warp_epoch[w];
+    if (!b.partial.empty()) bound = std::max(bound, b.partial[lane][q]);
+    if (bound) knowledge::raise(k.threads, b.tid_base + first + q, bound);
+  }
+  return k;
+}
+
+void acquire_from(block_tokens& b, unsigned lane, std::uintptr_t addr) {
+  std::lock_guard<std::mutex> lock(g_sync_mutex);
+  auto it = g_sync.find(addr);
+  if (it == g_sync.end() || it->second.launch_base != g_launch_base.load() || it->second.k.empty())
+    return;
+  auto& t = b.threads[lane];
+  if (!t.know) t.know = std::make_unique<knowledge>();
+  t.know->join(it->second.k);
+  b.any_know = true;
+}
+
+void release_to(block_tokens& b, unsigned lane, std::uintptr_t addr) {
+  knowledge k = released_by(b, lane);
+  std::lock_guard<std::mutex> lock(g_sync_mutex);
+  sync_object& s = g_sync[addr];
+  if (s.launch_base != g_launch_base.load()) s = sync_object{g_launch_base.load(), {}};
+  s.k.join(k);
+}
+
+// An atomic by the running thread. A read-modify-write or store after a fence releases (CUDA's
+// fence + relaxed atomic pattern) and acquires (the threadFenceReduction sample's last block
+// reads what the others wrote with no fence after its atomicInc, and a GPU honours that); a
+// later fence acquires from its address (atomic, then fence: acquire).
+void atomic_event(std::uintptr_t addr, bool modifies) {
+  current c;
+  if (!running_thread(addr, c)) return;
+  block_tokens& b = *c.b;
+  auto& t = b.threads[c.lane];
+  if (t.fenced && modifies) {
+    release_to(b, c.lane, addr);
+    acquire_from(b, c.lane, addr);
+    t.fenced = false;
+    b.bump(t);
+  }
+  t.last_atomic = addr;
+}
+
+void fence_event() {
+  current c;
+  if (!t_block_active || !running_thread(0, c)) return;
+  auto& t = c.b->threads[c.lane];
+  t.fenced = true;
+  if (t.last_atomic) {
+    acquire_from(*c.b, c.lane, t.last_atomic);
+    t.last_atomic = 0;
+  }
+}
+
+}  // namespace
+
+// --------------------------------------------------------------------------- scheduler hooks
+namespace hooks {
+void* create_fiber_context() { return nullptr; }
+void destroy_fiber_context(void*) {}
+void* current_fiber_context() { return nullptr; }
+void before_switch(const switch_target&, void**) {}
+void after_switch(void*, const void**, std::size_t*) {}
+void before_final_switch(const switch_target&) {}
+void on_stack_reuse(void*, std::size_t) {}
+
+void launch_begin(launch_state& l) {
+  g_launch = &l;
+  g_threads_per_block = std::max<u32>(1, l.block.x * l.block.y * l.block.z);
+  g_launch_base.store(g_max_clock.load() + 1);
+}
+void launch_end(launch_state&) {}
+
+block_tokens* block_begin(const launch_state& l, uint3 idx) {
+  block_tokens& b = t_block;
+  const u32 n = l.block.x * l.block.y * l.block.z;
+  b.block_linear = idx.x + l.grid.x * (idx.y + l.grid.y * idx.z);
+  b.tid_base = static_cast<u32>((u64{b.block_linear} * n) & 0x7fffffffu);
+  b.nthreads = n;
+  const u32 base = g_launch_base.load();
+  b.bar_epoch = 0;
+  b.max_clock = base;
+  b.threads.resize(n);
+  for (auto& t : b.threads) {
+    t.clock = base;
+    t.fenced = false;
+    t.last_atomic = 0;
+    t.know.reset();
+  }
+  b.warp_epoch.assign((n + 31) / 32, 0);
+  b.partial.clear();
+  b.block_know = {};
+  b.any_know = false;
+  b.dyn_begin = static_cast<const char*>(dynamic_shared_memory());
+  b.dyn_end = b.dyn_begin + kDynamicSharedCapacity;
+  if (!b.tls_end) {
+    // x86-64: the static TLS blocks of all loaded objects lie just below the thread pointer.
+    const char* tp = static_cast<const char*>(__builtin_thread_pointer());
+    b.tls_begin = tp - static_tls_size();
+    b.tls_end = tp;
+  }
+  t_block_active = true;
+  return &b;
+}
+
+void block_end(block_tokens* b) {
+  t_block_active = false;
+  if (!b) return;
+  u32 m = g_max_clock.load();
+  while (m < b->max_clock && !g_max_clock.compare_exchange_weak(m, b->max_clock)) {}
+}
+
+void lane_begin(const launch_state&, void*, const char*) {}
+void lane_end(const launch_state&) {}
+void barrier_arrive(block_tokens*, unsigned) {}
+void barrier_depart(block_tokens*, unsigned) {}
+void collective_arrive(block_tokens*, unsigned, unsigned) {}
+void collective_depart(block_tokens*, unsigned, unsigned, unsigned) {}
+
+void barrier_complete(block_tokens* b) {
+  if (!b) return;
+  b->bar_epoch = b->max_clock + 1;
+  b->max_clock = b->bar_epoch;
+  for (auto& t : b->threads) {
+    t.clock = b->bar_epoch;
+    if (t.know) {
+      b->block_know.join(*t.know);
+      t.know.reset();
+    }
+  }
+  b->partial.clear();
+}
+
+void collective_complete(block_tokens* b, unsigned first, unsigned m, unsigned existing) {
+  if (!b) return;
+  u32 c = 0;
+  for (unsigned rest = m; rest; rest &= rest - 1) c = std::max(c, b->threads[first + __builtin_ctz(rest)].clock);
+  c = std::max(c, b->max_clock) + 1;
+  b->max_clock = c;
+  for (unsigned rest = m; rest; rest &= rest - 1) b->threads[first + __builtin_ctz(rest)].clock = c;
+  if ((m & existing) == existing) {
+    b->warp_epoch[first / 32] = c;
+  } else {
+    if (b->partial.empty()) b->partial.assign(b->nthreads, std::array<u32, 32>{});
+    std::array<u32, 32> known{};
+    for (unsigned rest = m; rest; rest &= rest - 1) {
+      const auto& row = b->partial[first + __builtin_ctz(rest)];
+      for (unsigned q = 0; q < 32; ++q) known[q] = std::max(known[q], row[q]);
+    }
+    for (unsigned rest = m; rest; rest &= rest - 1) known[__builtin_ctz(rest)] = c;
+    for (unsigned rest = m; rest; rest &= rest - 1) b->partial[first + __builtin_ctz(rest)] = known;
+  }
+  // What the participants acquired through atomics, they now share.
+  knowledge* shared = nullptr;
+  knowledge joined;
+  for (unsigned rest = m; rest; rest &= rest - 1) {
+    const auto& k = b->threads[first + __builtin_ctz(rest)].know;
+    if (k) {
+      joined.join(*k);
+      shared = &joined;
+    }
+  }
+  if (shared)
+    for (unsigned rest = m; rest; rest &= rest - 1) {
+      auto& k = b->threads[first + __builtin_ctz(rest)].know;
+      if (!k) k = std::make_unique<knowledge>();
+      k->join(joined);
+    }
+}
+}  // namespace hooks
+}  // namespace cuemu::detail
+
+// --------------------------------------------------------------------------- instrumentation ABI
+// The entry points g++'s -fsanitize=thread calls (the same names and signatures as
+// ThreadSanitizer's runtime, which is not linked).
+using cuemu::detail::access_kind;
+
+#define CUEMU_PC reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
+#define CUEMU_TSAN extern "C" __attribute__((visibility("default"), used))
+
+CUEMU_TSAN void __tsan_init() {}
+CUEMU_TSAN void __tsan_func_entry(void*) {}
+CUEMU_TSAN void __tsan_func_exit() {}
+CUEMU_TSAN void __tsan_ignore_thread_begin() {}
+CUEMU_TSAN void __tsan_ignore_thread_end() {}
+
+#define CUEMU_TSAN_RW(N)                                                                          \
+  CUEMU_TSAN void __tsan_read##N(void* p) {                                                       \
+    cuemu::detail::access(reinterpret_cast<std::uintptr_t>(p), N, access_kind::read, CUEMU_PC);   \
+  }                                                                                               \
+  CUEMU_TSAN void __tsan_write##N(void* p) {                                                      \
+    cuemu::detail::access(reinterpret_cast<std::uintptr_t>(p), N, access_kind::write, CUEMU_PC);  \
+  }                                                                                               \
+  CUEMU_TSAN void __tsan_unaligned_read##N(void* p) {                                             \
+    cuemu::detail::access(reinterpret_cast<std::uintptr_t>(p), N, access_kind::read, CUEMU_PC);   \
+  }                                                                                               \
+  CUEMU_TSAN void __tsan_unaligned_write##N(void* p) {                                            \
+    cuemu::detail::access(reinterpret_cast<std::uintptr_t>(p), N, access_kind::write, CUEMU_PC);  \
+  }                                                                                               \
+  CUEMU_TSAN void __tsan_volatile_read##N(void* p) {                                              \
+    cuemu::detail::access(reinterpret_cast<std::uintptr_t>(p), N, access_kind::read, CUEMU_PC);   \
+  }                                                                                               \
+  CUEMU_TSAN void __tsan_volatile_write##N(void* p) {                                             \
+    cuemu::detail::access(reinterpret_cast<std::uintptr_t>(p), N, access_kind::write, CUEMU_PC);  \
+  }
+CUEMU_TSAN_RW(1)
+CUEMU_TSAN_RW(2)
+CUEMU_TSAN_RW(4)
+CUEMU_TSAN_RW(8)
+CUEMU_TSAN_RW(16)
+
+CUEMU_TSAN void __tsan_read_range(void* p, unsigned long n) {
+  cuemu::detail::access(reinterpret_cast<std::uintptr_t>(p), n, access_kind::read, CUEMU_PC);
+}
+CUEMU_TSAN void __tsan_write_range(void* p, unsigned long n) {
+  cuemu::detail::access(reinterpret_cast<std::uintptr_t>(p), n, access_kind::write, CUEMU_PC);
+}
+CUEMU_TSAN void __tsan_vptr_read(void** p) {
+  cuemu::detail::access(reinterpret_cast<std::uintptr_t>(p), sizeof(void*), access_kind::read, CUEMU_PC);
+}
+CUEMU_TSAN void __tsan_vptr_update(void** p, void* v) {
+  if (*p != v)
+    cuemu::detail::access(reinterpret_cast<std::uintptr_t>(p), sizeof(void*), access_kind::write, CUEMU_PC);
+}
+
+CUEMU_TSAN void __tsan_atomic_thread_fence(int) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  cuemu::detail::fence_event();
+}
+CUEMU_TSAN void __tsan_atomic_signal_fence(int) {}
+
+namespace {
+// 16-byte atomics: a lock (x86-64 without -mcx16 has no lock-free 16-byte operation).
+std::mutex g_atomic128_mutex;
+
+template <class T>
+void atomic_access(volatile T* a, bool modifies, std::uintptr_t pc) {
+  const auto addr = reinterpret_cast<std::uintptr_t>(const_cast<T*>(a));
+  cuemu::detail::access(addr, sizeof(T), modifies ? access_kind::atomic : access_kind::read, pc);
+  cuemu::detail::atomic_event(addr, modifies);
+}
+}  // namespace
+
+#define CUEMU_TSAN_ATOMIC_OPS(N, T, LOAD, STORE, XCHG, FETCH)                                     \
+  CUEMU_TSAN T __tsan_atomic##N##_load(const volatile T* a, int) {                                \
+    atomic_access(const_cast<volatile T*>(a), false, CUEMU_PC);                                   \
+    LOAD;                                                                                         \
+  }                                                                                               \
+  CUEMU_TSAN void __tsan_atomic##N##_store(volatile T* a, T v, int) {                             \
+    atomic_access(a, true, CUEMU_PC);                                                             \
+    STORE;                                                                                        \
+  }                                                                                               \
+  CUEMU_TSAN T __tsan_atomic##N##_exchange(volatile T* a, T v, int) {                             \
+    atomic_access(a, true, CUEMU_PC);                                                             \
+    XCHG;                                                                                         \
+  }                                                                                               \
+  CUEMU_TSAN T __tsan_atomic##N##_fetch_add(volatile T* a, T v, int) {                            \
+    atomic_access(a, true, CUEMU_PC);                                                             \
+    FETCH(add, +);                                                                                \
+  }                                                                                               \
+  CUEMU_TSAN T __tsan_atomic##N##_fetch_sub(volatile T* a, T v, int) {                            \
+    atomic_access(a, true, CUEMU_PC);                                                             \
+    FETCH(sub, -);                                                                                \
+  }                                                                                               \
+  CUEMU_TSAN T __tsan_atomic##N##_fetch_and(volatile T* a, T v, int) {                            \
+    atomic_access(a, true, CUEMU_PC);                                                             \
+    FETCH(and, &);                                                                                \
+  }                                                                                               \
+  CUEMU_TSAN T __tsan_atomic##N##_fetch_or(volatile T* a, T v, int) {                             \
+    atomic_access(a, true, CUEMU_PC);                                                             \
+    FETCH(or, |);                                                                                 \
+  }                                                                                               \
+  CUEMU_TSAN T __tsan_atomic##N##_fetch_xor(volatile T* a, T v, int) {                            \
+    atomic_access(a, true, CUEMU_PC);                                                             \
+    FETCH(xor, ^);                                                                                \
+  }                                                                                               \
+  CUEMU_TSAN T __tsan_atomic##N##_fetch_nand(volatile T* a, T v, int) {                           \
+    atomic_access(a, true, CUEMU_PC);                                                             \
+    T old = *a;                                                                                   \
+    while (!cas_##N(a, &old, static_cast<T>(~(old & v)))) {}                                      \
+    return old;                                                                                   \
+  }                                                                                               \
+  CUEMU_TSAN int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* c, T v, int, int) { \
+    atomic_access(a, true, CUEMU_PC);                                                             \
+    return cas_##N(a, c, v);                                                                      \
+  }                                                                                               \
+  CUEMU_TSAN int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* c, T v, int, int) {   \
+    atomic_access(a, true, CUEMU_PC);                                                             \
+    return cas_##N(a, c, v);                                                                      \
+  }                                                                                               \
+  CUEMU_TSAN T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T c, T v, int, int) {       \
+    atomic_access(a, true, CUEMU_PC);                                                             \
+    cas_##N(a, &c, v);                                                                            \
+    return c;                                                                                     \
+  }
+
+#define CUEMU_LOCKFREE(N, T)                                                                      \
+  namespace {                                                                                     \
+  inline bool cas_##N(volatile T* a, T* c, T v) {                                                 \
+    return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);       \
+  }                                                                                               \
+  }                                                                                               \
+  CUEMU_TSAN_ATOMIC_OPS(N, T, return __atomic_load_n(a, __ATOMIC_SEQ_CST),                         \
+                        __atomic_store_n(a, v, __ATOMIC_SEQ_CST),                                 \
+                        return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST), CUEMU_FETCH)
+#define CUEMU_FETCH(op, sym) return __atomic_fetch_##op(a, v, __ATOMIC_SEQ_CST)
+
+CUEMU_LOCKFREE(8, char)
+CUEMU_LOCKFREE(16, short)
+CUEMU_LOCKFREE(32, int)
+CUEMU_LOCKFREE(64, long)
+
+#undef CUEMU_FETCH
+#define CUEMU_FETCH(op, sym)                                                                      \
+  std::lock_guard<std::mutex> lock(g_atomic128_mutex);                                            \
+  __int128 old = *const_cast<__int128*>(a);                                                       \
+  *const_cast<__int128*>(a) = old sym v;                                                          \
+  return old
+namespace {
+inline bool cas_128(volatile __int128* a, __int128* c, __int128 v) {
+  std::lock_guard<std::mutex> lock(g_atomic128_mutex);
+  if (*const_cast<__int128*>(a) == *c) {
+    *const_cast<__int128*>(a) = v;
+    return true;
+  }
+  *c = *const_cast<__int128*>(a);
+  return false;
+}
+}  // namespace
+using cuemu_int128 = __int128;
+CUEMU_TSAN_ATOMIC_OPS(128, cuemu_int128,
+                      std::lock_guard<std::mutex> lock(g_atomic128_mutex);
+                      return *const_cast<__int128*>(a),
+                      std::lock_guard<std::mutex> lock(g_atomic128_mutex);
+                      *const_cast<__int128*>(a) = v,
+                      std::lock_guard<std::mutex> lock(g_atomic128_mutex);
+                      __int128 old = *const_cast<__int128*>(a); *const_cast<__int128*>(a) = v; return old,
+                      CUEMU_FETCH)
+
+#endif  // CUEMU_RACECHECK
