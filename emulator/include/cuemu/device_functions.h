@@ -239,6 +239,20 @@ template <class T> __CUEMU_DF__ void __stwb(T* p, T v) { *p = v; }
 template <class T> __CUEMU_DF__ void __stwt(T* p, T v) { *p = v; }
 
 // ---------------------------------------------------------------------------------------------
+// __trap(): ends the kernel with cudaErrorLaunchFailure and a report naming the line
+// ---------------------------------------------------------------------------------------------
+namespace cuemu::detail {
+[[noreturn]] void device_trap(const char* file, int line) noexcept;
+// A device-side use of what the emulator does not provide: a report, cudaErrorAssert, and a
+// non-zero exit status whatever the program returns.
+[[noreturn]] void device_unsupported(const char* what, const char* file, int line) noexcept;
+}
+[[noreturn]] inline __device__ void __trap(const char* __cuemu_file = __builtin_FILE(),
+                                           int __cuemu_line = __builtin_LINE()) noexcept {
+  ::cuemu::detail::device_trap(__cuemu_file, __cuemu_line);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Fences, clocks, sleep
 // ---------------------------------------------------------------------------------------------
 __CUEMU_DF__ void __threadfence() noexcept { std::atomic_thread_fence(std::memory_order_seq_cst); }

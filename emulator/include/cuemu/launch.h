@@ -43,8 +43,9 @@ struct kernel_entry {
 };
 
 // Called by a translated launch: records grid/block/shared memory/stream for the next stub call
-// on this host thread, and the launch's source location for error reports.
-int push_call_configuration(dim3 grid, dim3 block, std::size_t shared_mem = 0,
+// on this host thread, and the launch's source location for error reports. As with nvcc,
+// `k<<<grid>>>(...)` launches blocks of one thread.
+int push_call_configuration(dim3 grid, dim3 block = dim3(1), std::size_t shared_mem = 0,
                             cudaStream_t stream = nullptr,
                             const char* file = __builtin_FILE(), int line = __builtin_LINE());
 
@@ -90,9 +91,23 @@ template <auto F>
   }
 }
 
+// The size of a kernel's parameter block as CUDA lays it out (each parameter at its alignment).
+template <class... P>
+constexpr std::size_t kernel_parameter_bytes() {
+  std::size_t offset = 0;
+  ((offset = (offset + alignof(P) - 1) / alignof(P) * alignof(P) + sizeof(P)), ...);
+  return offset;
+}
+// CUDA's limit since 12.1 (4 KiB before); nvcc refuses a kernel whose parameters exceed it.
+inline constexpr std::size_t kMaxKernelParameterBytes = 32764;
+
 // The host side of a __global__ function F, called by its prologue with the arguments.
 template <auto F, class... P, class... A>
 void launch_with(void (*)(P...), const char* name, const char* signature, A&&... args) {
+  static_assert(kernel_parameter_bytes<std::decay_t<P>...>() <= kMaxKernelParameterBytes,
+                "cuemu: this kernel's parameters take more than 32764 bytes, CUDA's limit for a "
+                "__global__ function's parameters (nvcc refuses it too): pass large data through "
+                "device memory");
   const std::tuple<std::decay_t<P>...> params(std::forward<A>(args)...);
   kernel_entry e;
   e.invoke = &invoke_kernel<P...>;

@@ -103,6 +103,14 @@ struct block_tokens {
     bool fenced = false;             // a __threadfence since its last atomic
     std::uintptr_t last_atomic = 0;  // address of its last atomic (a later fence acquires it)
     std::unique_ptr<knowledge> know; // acquired since the block's last barrier
+    struct pending_read {
+      std::uintptr_t addr;
+      unsigned len;
+      u64 other;
+      u32 other_site;
+      std::uintptr_t pc;
+    };
+    std::vector<pending_read> pending;  // plain reads racing with atomics, not yet validated
   };
   u32 tid_base = 0, nthreads = 0, block_linear = 0;
   u32 bar_epoch = 0, max_clock = 0;
@@ -242,7 +250,7 @@ std::string thread_name(u32 tid) {
   return buf;
 }
 
-enum class access_kind { read, write, atomic };
+enum class access_kind { read, write, atomic, atomic_read };
 
 [[gnu::noinline, gnu::cold]] void report_race(std::uintptr_t addr, access_kind kind, u64 prev,
                                               u32 prev_site, std::uintptr_t pc) {
@@ -272,14 +280,17 @@ enum class access_kind { read, write, atomic };
     const code_location c = first_user_location(f, 1);
     if (!c.file.empty()) where_prev = at_line(c);
   }
-  const char* what = kind == access_kind::write ? "write" : kind == access_kind::atomic ? "atomic update" : "read";
+  const char* what = kind == access_kind::write    ? "write"
+                     : kind == access_kind::atomic ? "atomic update"
+                     : kind == access_kind::atomic_read ? "atomic read" : "read";
   char line[512];
   std::string d;
   std::snprintf(line, sizeof line, "  %s at %p by this thread at %s\n", what,
                 reinterpret_cast<void*>(addr), at_line(here).c_str());
   d += line;
-  std::snprintf(line, sizeof line, "  unordered with a %s by %s at %s\n",
-                prev_atomic ? "atomic update" : prev_write ? "write" : "read",
+  std::snprintf(line, sizeof line, "  unordered with a%s by %s at %s\n",
+                prev_atomic ? (prev_write ? "n atomic update" : "n atomic read")
+                            : prev_write ? " write" : " read (whose value that thread used: no atomic of its own on that word followed)",
                 thread_name(prev_tid).c_str(), prev_site ? where_prev.c_str() : "<a line not recorded>");
   d += line;
   if (const allocation* al = find_allocation(reinterpret_cast<void*>(addr)); al && !al->freed) {
@@ -350,19 +361,42 @@ inline bool running_thread(std::uintptr_t a, current& c) {
 }
 
 // Whether an earlier record conflicts with an access of `kind`: a plain write with anything; a
-// plain read or an atomic with a plain write. Atomics do not race with atomics or with reads.
+// plain read or an atomic with a plain write. Atomics do not race with atomics.
 inline bool conflicts(u64 rec, access_kind kind) {
   if (kind == access_kind::write) return true;
   return (rec & kWrite) && !(rec & kAtomic);
 }
 
+// How much a record can stand for: a plain write conflicts with every later access; a read and
+// an atomic conflict with later plain writes only (and with each other through the idiom rule).
+inline int strength(u64 rec) { return (rec & kWrite) && !(rec & kAtomic) ? 2 : 1; }
+
+inline u64 record_of(u64 self, unsigned off, unsigned len, access_kind kind) {
+  return self | (u64{off} << 57) | (u64{len - 1} << 60) |
+         (kind == access_kind::write || kind == access_kind::atomic ? kWrite : 0) |
+         (kind == access_kind::atomic || kind == access_kind::atomic_read ? kAtomic : 0);
+}
+
+// A plain read racing with other threads' atomics on the same word is the compare-and-swap idiom
+// (`old = *p; do { ... } while (atomicCAS(p, ...) != ...)`) when the reading thread then updates
+// the word atomically itself: no report. When it does not (the value read is used as it is, e.g.
+// a histogram bin read before the other threads' atomicAdds are ordered before it), it is a
+// race: kept pending until the thread's next synchronisation point or exit, and reported then
+// unless an atomic of its own on those bytes came first.
+void add_pending(block_tokens& b, unsigned lane, std::uintptr_t addr, unsigned len, u64 other,
+                 u32 other_site, std::uintptr_t pc) {
+  auto& p = b.threads[lane].pending;
+  for (const auto& e : p)
+    if (e.addr == addr) return;
+  if (p.size() < 8) p.push_back({addr, len, other, other_site, pc});
+}
+
 // One access of [off, off + len) within the granule at `g` (address `addr` of its first byte).
 inline void access_granule(granule& g, std::uintptr_t addr, unsigned off, unsigned len,
-                           access_kind kind, u64 self, u32 tid, u32 site, const block_tokens& b,
+                           access_kind kind, u64 self, u32 tid, u32 site, block_tokens& b,
                            unsigned lane, std::uintptr_t pc) {
-  const u64 mine = self | (u64{off} << 57) | (u64{len - 1} << 60) |
-                   (kind == access_kind::read ? 0 : kWrite) |
-                   (kind == access_kind::atomic ? kAtomic : 0);
+  const u64 mine = record_of(self, off, len, kind);
+  const int my_strength = strength(mine);
   int replace = -1, empty = -1, subsumed = -1;
   for (int i = 0; i < 4; ++i) {
     const u64 r = g.rec[i];
@@ -376,15 +410,23 @@ inline void access_granule(granule& g, std::uintptr_t addr, unsigned off, unsign
     const bool same_thread = rec_tid(r) == tid;
     if (same_thread) {
       // Its own earlier access of the same bytes, no stronger than this one: replace it.
-      if (ro == off && rl == len && (!(r & kWrite) || kind != access_kind::read)) replace = i;
+      if (ro == off && rl == len && strength(r) <= my_strength) replace = i;
       continue;
     }
     if (!overlap) continue;
     const bool before = ordered(r, b, lane, reinterpret_cast<const char*>(addr + ro));
-    if (!before && conflicts(r, kind)) {
-      report_race(addr + std::max(ro, off), kind, r, g.site[i], pc);
-    } else if (before && ro >= off && ro + rl <= off + len &&
-               (!(r & kWrite) || kind != access_kind::read)) {
+    if (!before) {
+      if (conflicts(r, kind)) {
+        report_race(addr + std::max(ro, off), kind, r, g.site[i], pc);
+      } else if (kind == access_kind::read && (r & kAtomic) && (r & kWrite)) {
+        add_pending(b, lane, addr + std::max(ro, off), len, r, g.site[i], pc);
+      } else if (kind == access_kind::atomic && !(r & kWrite) && !(r & kAtomic) &&
+                 ((rec_tid(r) - b.tid_base) & kTidMask) < b.nthreads) {
+        // A plain read of this block's, left without an atomic of the reader's own (that
+        // thread's interval has ended: lanes of a block run between synchronisation points).
+        report_race(addr + std::max(ro, off), kind, r, g.site[i], pc);
+      }
+    } else if (ro >= off && ro + rl <= off + len && strength(r) <= my_strength) {
       subsumed = i;  // ordered before this access, covered by it, no stronger: this one stands for it
     }
   }
@@ -398,6 +440,12 @@ void access(std::uintptr_t a, std::size_t size, access_kind kind, std::uintptr_t
   current c;
   if (size == 0 || !running_thread(a, c)) return;
   block_tokens& b = *c.b;
+  if (kind == access_kind::atomic) {  // validates its own pending plain reads of these bytes
+    auto& p = b.threads[c.lane].pending;
+    for (std::size_t k = 0; k < p.size();)
+      if (p[k].addr < a + size && a < p[k].addr + p[k].len) p.erase(p.begin() + static_cast<std::ptrdiff_t>(k));
+      else ++k;
+  }
   const u32 tid = (b.tid_base + c.lane) & kTidMask;
   const u64 self = (u64{tid} << 32) | b.threads[c.lane].clock;
   const u32 site = site_of(pc);
@@ -478,6 +526,15 @@ void atomic_event(std::uintptr_t addr, bool modifies) {
   t.last_atomic = addr;
 }
 
+// The running thread's interval ends: its unvalidated plain reads that raced with atomics.
+void flush_pending() {
+  current c;
+  if (!t_block_active || !running_thread(0, c)) return;
+  auto& p = c.b->threads[c.lane].pending;
+  for (const auto& e : p) report_race(e.addr, access_kind::read, e.other, e.other_site, e.pc);
+  p.clear();
+}
+
 void fence_event() {
   current c;
   if (!t_block_active || !running_thread(0, c)) return;
@@ -523,6 +580,7 @@ block_tokens* block_begin(const launch_state& l, uint3 idx) {
     t.fenced = false;
     t.last_atomic = 0;
     t.know.reset();
+    t.pending.clear();
   }
   b.warp_epoch.assign((n + 31) / 32, 0);
   b.partial.clear();
@@ -548,10 +606,10 @@ void block_end(block_tokens* b) {
 }
 
 void lane_begin(const launch_state&, void*, const char*) {}
-void lane_end(const launch_state&) {}
-void barrier_arrive(block_tokens*, unsigned) {}
+void lane_end(const launch_state&) { flush_pending(); }
+void barrier_arrive(block_tokens*, unsigned) { flush_pending(); }
 void barrier_depart(block_tokens*, unsigned) {}
-void collective_arrive(block_tokens*, unsigned, unsigned) {}
+void collective_arrive(block_tokens*, unsigned, unsigned) { flush_pending(); }
 void collective_depart(block_tokens*, unsigned, unsigned, unsigned) {}
 
 void barrier_complete(block_tokens* b) {
@@ -673,7 +731,7 @@ std::mutex g_atomic128_mutex;
 template <class T>
 void atomic_access(volatile T* a, bool modifies, std::uintptr_t pc) {
   const auto addr = reinterpret_cast<std::uintptr_t>(const_cast<T*>(a));
-  cuemu::detail::access(addr, sizeof(T), modifies ? access_kind::atomic : access_kind::read, pc);
+  cuemu::detail::access(addr, sizeof(T), modifies ? access_kind::atomic : access_kind::atomic_read, pc);
   cuemu::detail::atomic_event(addr, modifies);
 }
 }  // namespace

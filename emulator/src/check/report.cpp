@@ -36,9 +36,10 @@ void report_fault(const fault_report& r) {
     std::fflush(stderr);
   }
   set_sticky_error(r.error);
+  g_faults.fetch_add(1);
+  if (!r.fails_process) return;
   static std::once_flag registered;
   std::call_once(registered, [] { std::atexit(exit_nonzero_if_faulted); });
-  g_faults.fetch_add(1);
   g_exit_nonzero.store(true);
 }
 

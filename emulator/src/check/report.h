@@ -18,10 +18,14 @@ struct fault_report {
   int line = 0;
   std::string details;  // further lines, each ending in '\n'
   cudaError_t error = cudaErrorLaunchFailure;  // the sticky error the program then sees
+  // Whether the process must end non-zero whatever the program does. False for what a GPU shows
+  // the program as an error it can handle (a device-side assert, __trap): its own exit status
+  // stands, the report is on stderr.
+  bool fails_process = true;
 };
 
-// Prints the report to stderr, makes `error` sticky, and arranges for the process to exit
-// with a non-zero status even if the program ignores the error.
+// Prints the report to stderr, makes `error` sticky, and (fails_process) arranges for the
+// process to exit with a non-zero status even if the program ignores the error.
 void report_fault(const fault_report& r);
 
 // Number of faults reported so far (tests use it).

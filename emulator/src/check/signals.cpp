@@ -50,11 +50,30 @@ int interrupted_frames(void* ucontext, void** frames, int max) {
   return out;
 }
 
+// A crash of host code (outside every kernel): what and where, then the signal's own ending
+// (the exit status a shell shows for it).
+void host_fault(int sig, void* ucontext) {
+  alarm(20);
+  void* frames[64];
+  const int n = interrupted_frames(ucontext, frames, 64);
+  const code_location where = first_user_location(frames, n);
+  const char* what = sig == SIGSEGV ? "segmentation fault (invalid memory access)"
+                     : sig == SIGBUS ? "bus error" : sig == SIGFPE ? "arithmetic exception"
+                     : sig == SIGILL ? "illegal instruction" : "abort()";
+  std::fflush(stdout);
+  if (where.file.empty())
+    std::fprintf(stderr, "cuemu: %s in host code (no line information)\n", what);
+  else
+    std::fprintf(stderr, "cuemu: %s in host code at %s:%d%s%s\n", what, where.file.c_str(),
+                 where.line, where.function.empty() ? "" : " in ", where.function.c_str());
+}
+
 void on_fault(int sig, siginfo_t* info, void* ucontext) {
   block_executor* e = current_executor();
   uint3 block{}, thread{};
   if (!e || !e->describe_current(block, thread) || g_dying.exchange(true)) {
     if (g_dying.load() && e) pause();  // another CUDA thread is already reporting
+    if (!e && !g_dying.exchange(true)) host_fault(sig, ucontext);
     signal(sig, SIG_DFL);
     raise(sig);
     return;
@@ -65,8 +84,13 @@ void on_fault(int sig, siginfo_t* info, void* ucontext) {
   const char* addr = static_cast<const char*>(info->si_addr);
   bool overflow = false;
   if (sc && (sig == SIGSEGV || sig == SIGBUS)) {
+    // At the guard page, or anywhere below the stack while the stack pointer is below it (a
+    // large local array moves it past the guard page in one step).
     const char* bottom = stack_bottom(*sc);
-    overflow = addr < bottom && addr >= bottom - 64 * 1024;
+    const char* sp = reinterpret_cast<const char*>(
+        static_cast<ucontext_t*>(ucontext)->uc_mcontext.gregs[REG_RSP]);
+    overflow = (addr < bottom && addr >= bottom - 64 * 1024) ||
+               (sp < bottom && sp + (std::size_t{1} << 40) > bottom && addr < bottom + sc->size);
   }
   void* frames[64];
   const int n = interrupted_frames(ucontext, frames, 64);
@@ -93,6 +117,10 @@ void on_fault(int sig, siginfo_t* info, void* ucontext) {
   } else if (sig == SIGFPE) {
     r.fault_class = "arithmetic exception";
     r.details = "  integer division by zero or overflow (a GPU would return an unspecified value)\n";
+    r.error = cudaErrorLaunchFailure;
+  } else if (sig == SIGABRT) {
+    r.fault_class = "abort";
+    r.details = "  abort() on a CUDA thread (an uncaught exception, or a library's own check)\n";
     r.error = cudaErrorLaunchFailure;
   } else {
     r.fault_class = "illegal instruction";
@@ -196,6 +224,22 @@ void fire_timeout(const launch_state& launch, double seconds) {
 
 }  // namespace
 
+// From the start of the program: a crash of host code is reported too.
+namespace {
+[[gnu::constructor]] void install_host_fault_reports() {
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_fault;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+    struct sigaction old;
+    // Keep a handler the program or a sanitizer installed first.
+    if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_DFL) sigaction(sig, &sa, nullptr);
+  }
+}
+}  // namespace
+
 void prepare_worker_signals() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -204,7 +248,7 @@ void prepare_worker_signals() {
     sa.sa_sigaction = on_fault;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&sa.sa_mask);
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigaction(sig, &sa, nullptr);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
     sa.sa_sigaction = on_timeout_probe;
     sigaction(SIGUSR2, &sa, nullptr);
   });

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include <dirent.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,6 +20,22 @@ namespace {
 std::string base_name(const std::string& path) {
   const std::size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Removes a directory and what is in it (the driver's temporary directory: no links followed).
+void remove_tree(const std::string& path) {
+  if (DIR* d = opendir(path.c_str())) {
+    while (dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      if (name == "." || name == "..") continue;
+      const std::string p = path + "/" + name;
+      struct stat st;
+      if (lstat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) remove_tree(p);
+      else unlink(p.c_str());
+    }
+    closedir(d);
+  }
+  rmdir(path.c_str());
 }
 
 std::string make_work_dir() {
@@ -37,17 +55,26 @@ bool is_cpp(const std::string& in) {
          has_suffix(in, ".c") || has_suffix(in, ".C");
 }
 
+// The language of input i: -x before it, else its suffix.
+bool is_cuda_input(const options& o, std::size_t i) {
+  const std::string& lang = i < o.input_langs.size() ? o.input_langs[i] : std::string();
+  return lang.empty() ? has_suffix(o.inputs[i], ".cu") : lang == "cu";
+}
+
 // Compiles one input into an object in `dir`; objects and archives pass through.
-int build_object(const options& o, const paths& p, variant v, const std::string& in,
-                 const std::string& dir, int index, std::string& object) {
+int build_object(const options& o, const paths& p, variant v, std::size_t i,
+                 const std::string& dir, std::string& object) {
+  const std::string& in = o.inputs[i];
+  const int index = static_cast<int>(i);
   const std::string stem = dir + "/" + std::to_string(index) + "_" + base_name(in);
-  if (has_suffix(in, ".cu")) {
+  const bool forced_cpp = i < o.input_langs.size() && o.input_langs[i] == "c++";
+  if (is_cuda_input(o, i)) {
     const std::string translated = stem + ".ii";
-    if (int rc = translate_cu(o, p, v, in, translated, ""); rc != 0) return rc;
+    if (int rc = translate_cu(o, p, v, in, translated, "", ""); rc != 0) return rc;
     object = stem + ".o";
     return compile_translated(o, p, v, translated, object);
   }
-  if (is_cpp(in)) {
+  if (is_cpp(in) || forced_cpp) {
     object = stem + ".o";
     return compile_cpp(o, p, v, in, object);
   }
@@ -65,7 +92,7 @@ int build_program(const options& o, const paths& p, variant v, const std::string
   std::vector<std::string> objects;
   for (std::size_t i = 0; i < o.inputs.size(); ++i) {
     std::string obj;
-    if (int rc = build_object(o, p, v, o.inputs[i], dir, static_cast<int>(i), obj); rc != 0) return rc;
+    if (int rc = build_object(o, p, v, i, dir, obj); rc != 0) return rc;
     objects.push_back(obj);
   }
   const std::string defaults = dir + "/cuemu_defaults.cpp";
@@ -81,19 +108,25 @@ int compile_only(const options& o, const paths& p, variant v) {
     std::fprintf(stderr, "cuemu: -c with -o takes one input file\n");
     return 2;
   }
-  for (const auto& in : o.inputs) {
+  for (std::size_t i = 0; i < o.inputs.size(); ++i) {
+    const std::string& in = o.inputs[i];
     std::string out = o.output;
     if (out.empty()) {
       out = base_name(in);
       out = out.substr(0, out.rfind('.')) + ".o";
     }
-    if (has_suffix(in, ".cu")) {
+    // -MD/-MMD: the dependency file as nvcc writes it (FILE.d beside the object, or -MF).
+    std::string depfile;
+    if (o.dependencies) depfile = !o.depfile.empty() ? o.depfile : out.substr(0, out.rfind('.')) + ".d";
+    if (is_cuda_input(o, i)) {
       const std::string translated = out + ".ii";
-      if (int rc = translate_cu(o, p, v, in, translated, ""); rc != 0) return rc;
+      if (int rc = translate_cu(o, p, v, in, translated, depfile, o.dep_target.empty() ? out : o.dep_target);
+          rc != 0)
+        return rc;
       const int rc = compile_translated(o, p, v, translated, out);
       if (!o.keep) std::remove(translated.c_str());
       if (rc != 0) return rc;
-    } else if (int rc = compile_cpp(o, p, v, in, out); rc != 0) {
+    } else if (int rc = compile_cpp(o, p, v, in, out, depfile); rc != 0) {
       return rc;
     }
   }
@@ -169,7 +202,24 @@ int compare_schedules(const options& o, variant v, const std::string& program, c
 
 int main(int argc, char** argv) {
   const options o = parse_options(argc, argv);
-  const paths p = locate_paths();
+  paths p = locate_paths();
+  if (!o.host_compiler.empty()) {  // -ccbin: a compiler, or the directory it is in
+    struct stat st;
+    p.cxx = stat(o.host_compiler.c_str(), &st) == 0 && S_ISDIR(st.st_mode) ? o.host_compiler + "/g++"
+                                                                           : o.host_compiler;
+  }
+  // Inputs that cannot be read are named before anything is built.
+  for (const auto& in : o.inputs) {
+    struct stat st;
+    if (stat(in.c_str(), &st) != 0) {
+      std::fprintf(stderr, "cuemu: %s: no such file\n", in.c_str());
+      return 2;
+    }
+    if (S_ISDIR(st.st_mode)) {
+      std::fprintf(stderr, "cuemu: %s: is a directory, not a source file\n", in.c_str());
+      return 2;
+    }
+  }
 
   // AddressSanitizer and ThreadSanitizer cannot share a program: --check=all builds and runs
   // the program once per sanitizer (synccheck rides along with each).
@@ -179,9 +229,10 @@ int main(int argc, char** argv) {
   if (variants.empty()) variants.push_back(variant::plain);
 
   if (o.command == mode::translate)
-    return translate_cu(o, p, variants.front(), o.inputs[0], o.output, o.depfile);
+    return translate_cu(o, p, variants.front(), o.inputs[0], o.output, o.depfile, o.output);
   if (o.command == mode::cc && o.compile_only) return compile_only(o, p, variants.front());
 
+  forward_termination_signals();
   const std::string dir = make_work_dir();
   // Every mode runs, and the exit status is non-zero when any of them failed or reported: a
   // CI gate must not pass because the last mode was clean.
@@ -211,6 +262,7 @@ int main(int argc, char** argv) {
     }
     statuses.emplace_back(v, status);
     if (rc == 0) rc = status;
+    if (termination_signal()) break;
   }
   const int modes = o.memcheck + o.racecheck + o.synccheck;
   if (o.command == mode::run && modes > 1 && !statuses.empty()) {
@@ -226,8 +278,11 @@ int main(int argc, char** argv) {
   if (o.keep) {
     std::fprintf(stderr, "cuemu: kept the intermediate files in %s\n", dir.c_str());
   } else {
-    const std::string rm = "rm -rf '" + dir + "'";
-    if (std::system(rm.c_str()) != 0) {}
+    remove_tree(dir);
+  }
+  if (const int sig = termination_signal()) {  // end as the signal would have ended us
+    signal(sig, SIG_DFL);
+    raise(sig);
   }
   return rc;
 }

@@ -35,6 +35,43 @@ bool is_unsigned(const std::string& s) {
   return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
 }
 
+// Bytes with an optional K or M suffix; false if malformed or out of [lo, hi].
+bool parse_bytes(std::string v, unsigned long long lo, unsigned long long hi) {
+  unsigned long long scale = 1;
+  if (!v.empty() && (v.back() == 'K' || v.back() == 'k')) scale = 1024, v.pop_back();
+  else if (!v.empty() && (v.back() == 'M' || v.back() == 'm')) scale = 1024 * 1024, v.pop_back();
+  if (!is_unsigned(v) || v.size() > 12) return false;
+  const unsigned long long n = std::strtoull(v.c_str(), nullptr, 10) * scale;
+  return n >= lo && n <= hi;
+}
+
+// The compute capability in "sm_90", "compute_90a", "90": 0 if malformed.
+int arch_number(std::string num) {
+  if (starts_with(num, "sm_") || starts_with(num, "compute_") || starts_with(num, "lto_"))
+    num = num.substr(num.find('_') + 1);
+  while (!num.empty() && (num.back() == 'a' || num.back() == 'f')) num.pop_back();
+  if (!is_unsigned(num) || num.size() < 2 || num.size() > 3) return 0;
+  return std::atoi(num.c_str());
+}
+
+// nvcc options with no meaning on the CPU, accepted so that a build's nvcc command line works as
+// it is: with no value, and with a value (as "-opt value" or "-opt=value").
+const char* const kIgnored[] = {
+    "-lineinfo", "--generate-line-info", "--expt-relaxed-constexpr", "--expt-extended-lambda",
+    "--extended-lambda", "-extended-lambda", "-expt-relaxed-constexpr", "-expt-extended-lambda",
+    "-Wno-deprecated-gpu-targets", "-rdc=true", "-rdc=false", "-m64", "-res-usage",
+    "--resource-usage", "--keep-device-functions", "-src-in-ptx", "--source-in-ptx",
+    "-restrict", "--restrict", "-Wreorder", "--Wreorder", "--Wno-deprecated-gpu-targets",
+    "-Wext-lambda-captures-this", "--display-error-number", "-no-compress", "--no-compress"};
+const char* const kIgnoredWithValue[] = {
+    "-Xptxas", "--ptxas-options", "-Xnvlink", "--nvlink-options", "-Xfatbin", "--fatbin-options",
+    "-Werror", "--Werror", "-ftz", "--ftz", "-prec-div", "--prec-div", "-prec-sqrt",
+    "--prec-sqrt", "-fmad", "--fmad", "-maxrregcount", "--maxrregcount", "--default-stream",
+    "-default-stream", "-t", "--threads", "-rdc", "--relocatable-device-code", "-code",
+    "--gpu-code", "-diag-suppress", "--diag-suppress", "-diag-warn", "--diag-warn",
+    "-split-compile", "--split-compile", "-Xarchive", "--archive-options", "-Xcudafe",
+    "--cudafe-options", "--generate-code"};
+
 }  // namespace
 
 void print_usage() {
@@ -45,9 +82,14 @@ void print_usage() {
       "\n"
       "FILE: .cu is translated; .cpp/.cc/.cxx compile as C++ against the emulator's headers;\n"
       "      .o/.a are linked.\n"
-      "nvcc-like options: -I DIR, -D NAME[=V], -U NAME, -std=c++17|c++20, -O0..-O3, -g, -o OUT,\n"
-      "      -l LIB, -L DIR, -c, -arch=sm_XX (emulated compute capability, default sm_90),\n"
-      "      -Xcompiler FLAGS (host compiler flags, comma-separated)\n"
+      "nvcc-like options: -I DIR, -D NAME[=V], -U NAME, -std=c++17|c++20, -O0..-O3, -g, -G, -o OUT,\n"
+      "      -l LIB, -L DIR, -c, -dc, -arch=sm_XX (emulated compute capability, default sm_90),\n"
+      "      -gencode arch=compute_XX,code=sm_XX (the highest listed is emulated), -x cu|c++,\n"
+      "      -Xcompiler FLAGS, -Xlinker FLAGS, -ccbin COMPILER, -MD/-MMD -MF FILE -MT TARGET,\n"
+      "      --use_fast_math (defines __USE_FAST_MATH__); accepted and ignored: -lineinfo,\n"
+      "      --generate-line-info, -Xptxas, -Xnvlink, --expt-relaxed-constexpr, --extended-lambda,\n"
+      "      -rdc=true|false, -Werror KIND, -ftz/-prec-div/-prec-sqrt/-fmad=..., -maxrregcount N,\n"
+      "      --default-stream X, -t N, -m64, -res-usage (README: the options table)\n"
       "emulator options (for run, and recorded as defaults in programs built by cc):\n"
       "      --check=memcheck,racecheck,synccheck|all   --schedule=forward|reverse|random[:SEED]\n"
       "      --workers=N   --stack-size=BYTES[K|M]   --timeout=SECONDS\n"
@@ -67,11 +109,19 @@ options parse_options(int argc, char** argv) {
     print_usage();
     std::exit(0);
   }
+  if (cmd == "--version" || cmd == "-V") {
+    std::puts("cuemu: the CUDA CPU emulator, speaking nvcc's command line\n"
+              "Cuda compilation tools, release 13.0, V13.0.88 (emulated: no GPU code is made)");
+    std::exit(0);
+  }
   if (cmd == "run") o.command = mode::run;
   else if (cmd == "cc") o.command = mode::cc;
   else if (cmd == "translate") o.command = mode::translate;
   else usage_error("unknown command '" + cmd + "' (expected run, cc or translate)");
 
+  bool arch_given = false;
+  int gencode_arch = 0;
+  std::string lang;  // -x
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     std::string v;
@@ -82,6 +132,64 @@ options parse_options(int argc, char** argv) {
     if (a == "--help" || a == "-h") {
       print_usage();
       std::exit(0);
+    }
+    bool ignored = false;
+    for (const char* n : kIgnored) ignored = ignored || a == n;
+    if (ignored) continue;
+    for (const char* n : kIgnoredWithValue) {
+      if (std::string(n) == "--generate-code") continue;  // honoured below, like -gencode
+      if (take_value(a, n, i, argc, argv, v)) {
+        ignored = true;
+        break;
+      }
+    }
+    if (ignored) continue;
+    if (take_value(a, "-gencode", i, argc, argv, v) ||
+        take_value(a, "--generate-code", i, argc, argv, v)) {
+      // arch=compute_XX,code=[sm_XX,...]: the highest architecture listed is the one emulated.
+      const std::size_t at = v.find("arch=");
+      const std::size_t comma = at == std::string::npos ? std::string::npos : v.find(',', at);
+      const int n = at == std::string::npos
+                        ? 0
+                        : arch_number(v.substr(at + 5, comma == std::string::npos ? std::string::npos : comma - at - 5));
+      if (n < 50) usage_error("invalid " + a + " '" + v + "' (expected arch=compute_XX,code=sm_XX)");
+      gencode_arch = std::max(gencode_arch, n);
+      continue;
+    }
+    if (take_value(a, "-x", i, argc, argv, v) || take_value(a, "--x", i, argc, argv, v)) {
+      if (v != "cu" && v != "c++" && v != "c" && v != "none")
+        usage_error("invalid -x " + v + " (expected cu, c++ or none)");
+      lang = v == "none" ? "" : v == "c" ? "c++" : v;
+      continue;
+    }
+    if (take_value(a, "-ccbin", i, argc, argv, v) || take_value(a, "--compiler-bindir", i, argc, argv, v)) {
+      o.host_compiler = v;
+      continue;
+    }
+    if (take_value(a, "-Xlinker", i, argc, argv, v) || take_value(a, "--linker-options", i, argc, argv, v)) {
+      o.link.push_back("-Wl," + v);
+      continue;
+    }
+    if (a == "-MD" || a == "-MMD" || a == "--generate-dependencies-with-compile" ||
+        a == "--generate-nonsystem-dependencies-with-compile") {
+      o.dependencies = true;
+      continue;
+    }
+    if (take_value(a, "-MF", i, argc, argv, v) || take_value(a, "--dependency-output", i, argc, argv, v)) {
+      o.depfile = v;
+      continue;
+    }
+    if (take_value(a, "-MT", i, argc, argv, v) || take_value(a, "--dependency-target-name", i, argc, argv, v)) {
+      o.dep_target = v;
+      continue;
+    }
+    if (a == "--use_fast_math" || a == "-use_fast_math") {
+      o.fast_math = true;
+      continue;
+    }
+    if (a == "-dc" || a == "--device-c") {  // separable compilation: a plain object here
+      o.compile_only = true;
+      continue;
     }
     if (a == "-I" || a == "-D" || a == "-U" || a == "-isystem") {
       if (i + 1 >= argc) usage_error("option " + a + " needs a value");
@@ -101,26 +209,26 @@ options parse_options(int argc, char** argv) {
     } else if (a == "-o") {
       if (i + 1 >= argc) usage_error("option -o needs a file name");
       o.output = argv[++i];
-    } else if (starts_with(a, "-std=")) {
-      v = a.substr(5);
+    } else if (starts_with(a, "-std=") || starts_with(a, "--std=") || a == "-std" || a == "--std") {
+      v = a.find('=') == std::string::npos ? (i + 1 < argc ? argv[++i] : "") : a.substr(a.find('=') + 1);
+      if (v == "c++11" || v == "c++14" || v == "c++03") v = "c++17";  // a superset here
       if (v != "c++17" && v != "c++20" && v != "gnu++17" && v != "gnu++20")
         usage_error("unsupported " + a + " (expected -std=c++17 or -std=c++20)");
       o.std = v;
     } else if (a == "-O" || a == "-O0" || a == "-O1" || a == "-O2" || a == "-O3" || a == "-Os") {
       o.compile.push_back(a == "-O" ? "-O1" : a);
-    } else if (a == "-g" || a == "-G" || a == "-lineinfo") {
-      if (a != "-lineinfo") o.compile.push_back("-g");
+    } else if (a == "-g" || a == "-G" || a == "--debug" || a == "--device-debug") {
+      o.compile.push_back("-g");
     } else if (a == "-c") {
       o.compile_only = true;
     } else if (take_value(a, "-arch", i, argc, argv, v) ||
                take_value(a, "--gpu-architecture", i, argc, argv, v)) {
-      std::string num = v;
-      if (starts_with(num, "sm_") || starts_with(num, "compute_")) num = num.substr(num.find('_') + 1);
-      while (!num.empty() && (num.back() == 'a' || num.back() == 'f')) num.pop_back();
-      if (!is_unsigned(num) || num.size() < 2 || num.size() > 3)
-        usage_error("invalid architecture '" + v + "' (expected e.g. -arch=sm_90)");
-      o.arch = std::atoi(num.c_str());
-      if (o.arch < 50) usage_error("architecture '" + v + "' is older than any CUDA 12/13 supports");
+      if (v == "native" || v == "all" || v == "all-major") continue;  // the default sm_90
+      const int n = arch_number(v);
+      if (n == 0) usage_error("invalid architecture '" + v + "' (expected e.g. -arch=sm_90)");
+      if (n < 50) usage_error("architecture '" + v + "' is older than any CUDA 12/13 supports");
+      o.arch = n;
+      arch_given = true;
     } else if (take_value(a, "-Xcompiler", i, argc, argv, v) ||
                take_value(a, "--compiler-options", i, argc, argv, v)) {
       std::size_t pos = 0;
@@ -147,23 +255,22 @@ options parse_options(int argc, char** argv) {
       }
     } else if (take_value(a, "--schedule", i, argc, argv, v)) {
       const bool ok = v == "forward" || v == "reverse" || v == "random" ||
-                      (starts_with(v, "random:") && is_unsigned(v.substr(7)));
+                      (starts_with(v, "random:") && is_unsigned(v.substr(7)) && v.size() - 7 <= 19);
       if (!ok) usage_error("invalid " + a + " (expected forward, reverse or random[:SEED])");
       o.env.push_back("CUEMU_SCHEDULE=" + v);
     } else if (take_value(a, "--workers", i, argc, argv, v)) {
-      if (!is_unsigned(v) || std::atoi(v.c_str()) < 1)
-        usage_error("invalid " + a + " (expected a number of worker threads >= 1)");
+      if (!is_unsigned(v) || v.size() > 4 || std::atoi(v.c_str()) < 1 || std::atoi(v.c_str()) > 4096)
+        usage_error("invalid " + a + " (expected a number of worker threads from 1 to 4096)");
       o.env.push_back("CUEMU_WORKERS=" + v);
     } else if (take_value(a, "--stack-size", i, argc, argv, v)) {
-      std::string num = v;
-      if (!num.empty() && (num.back() == 'K' || num.back() == 'k' || num.back() == 'M' || num.back() == 'm'))
-        num.pop_back();
-      if (!is_unsigned(num)) usage_error("invalid " + a + " (expected bytes, e.g. 262144 or 256K)");
+      if (!parse_bytes(v, 16 * 1024, 1024ull * 1024 * 1024))
+        usage_error("invalid " + a + " (expected bytes from 16K to 1024M, e.g. 262144 or 256K)");
       o.env.push_back("CUEMU_STACK_SIZE=" + v);
     } else if (take_value(a, "--timeout", i, argc, argv, v)) {
       char* end = nullptr;
       const double t = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end || t < 0) usage_error("invalid " + a + " (expected seconds)");
+      if (v.empty() || *end || !(t >= 0))
+        usage_error("invalid " + a + " (expected a number of seconds >= 0; 0 or inf: no limit)");
       o.env.push_back("CUEMU_TIMEOUT=" + v);
     } else if (take_value(a, "--compare-schedules", i, argc, argv, v)) {
       if (!is_unsigned(v) || std::atoi(v.c_str()) < 2 || std::atoi(v.c_str()) > 1000)
@@ -175,17 +282,20 @@ options parse_options(int argc, char** argv) {
       o.keep = true;
     } else if (a == "-v" || a == "--verbose") {
       o.verbose = true;
-    } else if (a == "--expt-relaxed-constexpr" || a == "--expt-extended-lambda" ||
-               a == "--extended-lambda" || a == "-Wno-deprecated-gpu-targets" ||
-               a == "--use_fast_math" || a == "-use_fast_math" || a == "-rdc=true" ||
-               a == "-rdc=false") {
-      // nvcc options with no meaning on the CPU: accepted so nvcc command lines work as they are.
+    } else if (a == "--version" || a == "-V") {
+      std::puts("cuemu: the CUDA CPU emulator, speaking nvcc's command line\n"
+                "Cuda compilation tools, release 13.0, V13.0.88 (emulated: no GPU code is made)");
+      std::exit(0);
+    } else if (a == "-w") {
+      o.compile.push_back("-w");
     } else if (!a.empty() && a[0] == '-') {
       usage_error("unknown option '" + a + "'");
     } else {
       o.inputs.push_back(a);
+      o.input_langs.push_back(lang);
     }
   }
+  if (!arch_given && gencode_arch) o.arch = gencode_arch;
   o.env.push_back("CUEMU_ARCH=" + std::to_string(o.arch));
   if (o.inputs.empty()) usage_error("no input files");
   if (o.command == mode::cc && o.output.empty() && !o.compile_only)

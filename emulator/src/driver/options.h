@@ -11,6 +11,7 @@ enum class mode { run, cc, translate };
 struct options {
   mode command = mode::run;
   std::vector<std::string> inputs;        // .cu, .cpp/.cc/.cxx/.c, .o/.a
+  std::vector<std::string> input_langs;   // per input: "cu" or "c++" (-x), or "" (by suffix)
   std::vector<std::string> preprocessor;  // -I, -D, -U (as given, normalised to one argument)
   std::vector<std::string> link;          // -l, -L
   std::vector<std::string> compile;       // -O, -g, extra host compiler flags (-Xcompiler)
@@ -18,7 +19,11 @@ struct options {
   std::string output;                     // -o
   bool compile_only = false;              // -c
   int arch = 90;                          // -arch=sm_XX
-  std::string depfile;                    // translate: --depfile
+  std::string depfile;                    // translate: --depfile; cc -c: -MD/-MMD -MF FILE
+  std::string dep_target;                 // -MT TARGET
+  bool dependencies = false;              // -MD/-MMD: write a dependency file while compiling
+  std::string host_compiler;              // -ccbin
+  bool fast_math = false;                 // --use_fast_math: __USE_FAST_MATH__ (numerics unchanged)
   std::vector<std::string> env;           // CUEMU_*=... for the program (not CUEMU_CHECK)
   bool memcheck = false, racecheck = false, synccheck = false;  // --check
   int compare_schedules = 0;              // --compare-schedules=N: run under N schedules

@@ -12,6 +12,12 @@ namespace cuemu::driver {
 int run_process(const std::vector<std::string>& argv, const std::vector<std::string>& env = {},
                 bool verbose = false, const std::string& stdout_path = "");
 
+// SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the driver go on to the process it runs (which is
+// waited for); termination_signal() then returns the signal, and the driver cleans up and ends
+// by it. No process is left behind, and no temporary directory.
+void forward_termination_signals();
+int termination_signal();
+
 // The directory containing the running executable.
 std::string executable_dir();
 

@@ -45,12 +45,37 @@ std::vector<std::string> base_flags(const options& o, variant v) {
   if (!opt) f.push_back(v == variant::plain ? "-O2" : "-O1");
   // Line tables at least: fault, timeout and sanitizer reports then name the user's file:line.
   if (!debug) f.push_back(v == variant::plain ? "-g1" : "-g");
+  // A frame larger than the guard page (a big local array) probes each page on the way down,
+  // so it faults at the guard page (a stack-overflow report) instead of landing in other memory.
+  f.push_back("-fstack-clash-protection");
   for (const auto& c : o.compile) f.push_back(c);
   for (const auto& s : sanitizer_flags(v)) f.push_back(s);
   return f;
 }
 
 bool check_compiler(const paths&, variant) { return true; }
+
+// The macros nvcc 13.0 defines (the CUDA version the emulator models), for a .cu (all) or a
+// C++ file (__NVCC__ only, as nvcc does); each can be overridden with -D or removed with -U.
+std::vector<std::string> nvcc_macros(const options& o, bool cuda) {
+  static const std::pair<const char*, const char*> cu[] = {
+      {"__NVCC__", "1"}, {"__CUDACC_VER_MAJOR__", "13"}, {"__CUDACC_VER_MINOR__", "0"},
+      {"__CUDACC_VER_BUILD__", "88"}, {"__CUDA_API_VER_MAJOR__", "13"},
+      {"__CUDA_API_VER_MINOR__", "0"}};
+  std::vector<std::string> out;
+  if (cuda && o.fast_math) out.push_back("-D__USE_FAST_MATH__=1");
+  for (const auto& [name, value] : cu) {
+    if (!cuda && std::string(name) != "__NVCC__") continue;
+    bool given = false;
+    for (const auto& f : o.preprocessor) {
+      if (f.size() < 3 || (f.compare(0, 2, "-D") != 0 && f.compare(0, 2, "-U") != 0)) continue;
+      const std::string rest = f.substr(2);
+      if (rest == name || rest.rfind(std::string(name) + "=", 0) == 0) given = true;
+    }
+    if (!given) out.push_back(std::string("-D") + name + "=" + value);
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -87,7 +112,7 @@ paths locate_paths() {
 }
 
 int translate_cu(const options& o, const paths& p, variant v, const std::string& in,
-                 const std::string& out, const std::string& depfile) {
+                 const std::string& out, const std::string& depfile, const std::string& dep_target) {
   if (!exists(in)) {
     std::fprintf(stderr, "cuemu: %s: no such file\n", in.c_str());
     return 2;
@@ -98,8 +123,9 @@ int translate_cu(const options& o, const paths& p, variant v, const std::string&
   std::vector<std::string> cmd{compiler(p, v), "-E", "-x", "c++", "-std=" + o.std,
                                "-D__CUEMU_TRANSLATE__", "-I" + p.include_dir,
                                "-include", "cuda_runtime.h"};
+  for (const auto& d : nvcc_macros(o, true)) cmd.push_back(d);
   for (const auto& f : o.preprocessor) cmd.push_back(f);
-  if (!depfile.empty()) cmd.insert(cmd.end(), {"-MD", "-MF", depfile, "-MT", out});
+  if (!depfile.empty()) cmd.insert(cmd.end(), {"-MD", "-MF", depfile, "-MT", dep_target.empty() ? out : dep_target});
   cmd.insert(cmd.end(), {in, "-o", pre});
   if (run_process(cmd, {}, o.verbose) != 0) return 2;
 
@@ -134,7 +160,7 @@ int compile_translated(const options& o, const paths& p, variant v, const std::s
 }
 
 int compile_cpp(const options& o, const paths& p, variant v, const std::string& in,
-                const std::string& out) {
+                const std::string& out, const std::string& depfile) {
   if (!exists(in)) {
     std::fprintf(stderr, "cuemu: %s: no such file\n", in.c_str());
     return 2;
@@ -142,8 +168,10 @@ int compile_cpp(const options& o, const paths& p, variant v, const std::string& 
   if (!check_compiler(p, v)) return 2;
   std::vector<std::string> cmd{compiler(p, v), "-c", "-I" + p.include_dir};
   if (has_suffix(in, ".c")) cmd.insert(cmd.begin() + 2, {"-x", "c++"});
+  for (const auto& d : nvcc_macros(o, false)) cmd.push_back(d);
   for (const auto& f : o.preprocessor) cmd.push_back(f);
   for (const auto& f : base_flags(o, v)) cmd.push_back(f);
+  if (!depfile.empty()) cmd.insert(cmd.end(), {"-MD", "-MF", depfile, "-MT", o.dep_target.empty() ? out : o.dep_target});
   cmd.insert(cmd.end(), {in, "-o", out});
   return run_process(cmd, {}, o.verbose) == 0 ? 0 : 2;
 }

@@ -22,11 +22,11 @@ paths locate_paths();
 
 // Each returns 0 on success, else the status to exit with (2 for a compile error).
 int translate_cu(const options& o, const paths& p, variant v, const std::string& in,
-                 const std::string& out, const std::string& depfile);
+                 const std::string& out, const std::string& depfile, const std::string& dep_target);
 int compile_translated(const options& o, const paths& p, variant v, const std::string& in,
                        const std::string& out);
 int compile_cpp(const options& o, const paths& p, variant v, const std::string& in,
-                const std::string& out);
+                const std::string& out, const std::string& depfile = "");
 int write_defaults_source(const options& o, const std::string& out);
 int link_program(const options& o, const paths& p, variant v,
                  const std::vector<std::string>& objects, const std::string& out);

@@ -944,7 +944,8 @@ void block_executor::fault_at(const lane& l, const char* fault_class, const std:
 }
 
 void block_executor::fault_current_lane(const char* fault_class, const char* file, int line,
-                                        const std::string& details, cudaError_t error) {
+                                        const std::string& details, cudaError_t error,
+                                        bool fails_process) {
   lane& l = *cur();
   fault_report r;
   r.fault_class = fault_class;
@@ -955,6 +956,7 @@ void block_executor::fault_current_lane(const char* fault_class, const char* fil
   r.line = line;
   r.details = details;
   r.error = error;
+  r.fails_process = fails_process;
   report_fault(r);
   faulted_ = true;
   launch_->aborted = true;

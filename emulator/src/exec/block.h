@@ -68,7 +68,8 @@ class block_executor {
   // Ends the running CUDA thread with a fault (e.g. a failed device-side assert): the report is
   // printed, the error made sticky, the rest of the grid abandoned. Does not return.
   [[noreturn]] void fault_current_lane(const char* fault_class, const char* file, int line,
-                                       const std::string& details, cudaError_t error);
+                                       const std::string& details, cudaError_t error,
+                                       bool fails_process = true);
 
  private:
   struct runner;

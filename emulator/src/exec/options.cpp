@@ -54,7 +54,9 @@ exec_options parse() {
   if (const char* s = std::getenv("CUEMU_TIMEOUT"); s && *s) {
     char* end = nullptr;
     o.timeout_seconds = std::strtod(s, &end);
-    if (end == s || *end || o.timeout_seconds < 0) bad("CUEMU_TIMEOUT", s, "seconds >= 0");
+    if (end == s || *end || !(o.timeout_seconds >= 0)) bad("CUEMU_TIMEOUT", s, "seconds >= 0");
+    // Past a year the watchdog's deadline would overflow the clock: no limit, like 0 and inf.
+    if (o.timeout_seconds > 365.0 * 24 * 3600) o.timeout_seconds = 0;
   }
   if (const char* s = std::getenv("CUEMU_CHECK"); s && *s) {
     std::string all(s);

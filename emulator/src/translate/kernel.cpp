@@ -227,6 +227,16 @@ void rewrite_kernel(context& cx, std::size_t marker) {
     args += ", " + n + dots;
   }
   for (auto& [offset, text] : injected) cx.edits.insert(offset, std::move(text));
+  // Ending the process from a CUDA thread: nvcc refuses these host functions in a kernel.
+  for (std::size_t i = d.body + 1; i < cx.match[d.body]; ++i) {
+    const std::string_view t = cx.toks[i].text;
+    if ((t == "exit" || t == "_Exit" || t == "quick_exit" || t == "abort") && cx.is(i + 1, "(") &&
+        !cx.is(i - 1, ".") && !cx.is(i - 1, "->") &&
+        (!cx.is(i - 1, "::") || cx.is(i - 2, "std") || !cx.is_ident(i - 2)))
+      cx.error(i, std::string(t) + "() called in the __global__ function " + name +
+                      ": a host function, which nvcc refuses in device code (end the thread with "
+                      "return, or the kernel with __trap())");
+  }
   cx.edits.insert(cx.toks[d.body].end(),
                   "if (::cuemu::detail::is_host_call()) { ::cuemu::detail::launch_from_stub<"
                   "static_cast<void (*)(" + decltypes + ")>(&" + name + targs + ")>(" +

@@ -4,8 +4,13 @@
 
 #include "run_cuemu.h"
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace {
@@ -134,13 +139,201 @@ TEST(Driver, UnsupportedInlinePtxIsAnErrorWithFileLineAndInstruction) {
       << r.out;
 }
 
+TEST(Driver, TrapEndsTheKernelWithLaunchFailure) {
+  const result r = cuemu("run " + program("trap.cu"));
+  EXPECT_EQ(r.status, 3) << r.out;  // the program's own exit status
+  EXPECT_TRUE(has(r, "cuemu: trap in kernel guard block (1,0,0) thread (2,0,0) at ")) << r.out;
+  EXPECT_TRUE(has(r, "trap.cu:6\n")) << r.out;
+  EXPECT_TRUE(has(r, "launch: cudaErrorLaunchFailure unspecified launch failure")) << r.out;
+}
+
+TEST(Driver, OneArgumentLaunchConfigurationMeansOneThreadPerBlock) {
+  const result r = cuemu("run " + program("one_argument_launch.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r, "blockDim 1 1 1, gridDim 3, threads 3")) << r.out;
+}
+
 TEST(Driver, DeviceAssertGivesCudaErrorAssert) {
   const result r = cuemu("run " + program("device_assert.cu"));
-  EXPECT_NE(r.status, 0) << r.out;  // a fault was reported: the process ends non-zero
+  // The program sees cudaErrorAssert, as on a GPU; its own exit status (main returns 0) stands.
+  EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_TRUE(has(r, "first: cudaSuccess")) << r.out;
   // CUDA's own line, then the report; the error is sticky like on a GPU.
   EXPECT_TRUE(has(r, "device_assert.cu:6: void check_positive(const int*): block: [0,0,0], thread: [5,0,0] Assertion `v[threadIdx.x] > 0` failed.")) << r.out;
   EXPECT_TRUE(has(r, "cuemu: device-side assertion failed in kernel check_positive block (0,0,0) thread (5,0,0) at ")) << r.out;
   EXPECT_TRUE(has(r, "second: cudaErrorAssert")) << r.out;
   EXPECT_TRUE(has(r, "later: cudaErrorAssert")) << r.out;
+}
+
+// --- hostile and unusual input (valid CUDA as nvcc takes it, bad input with a clear error) ---
+
+TEST(Driver, AcceptsTheNvccOptionsABuildPasses) {
+  const std::string dep = testing::TempDir() + "/hello_dep.d";
+  const result r = cuemu(
+      "run -lineinfo -G --use_fast_math -Xptxas -v --expt-relaxed-constexpr --extended-lambda "
+      "--expt-extended-lambda -rdc=true -gencode arch=compute_80,code=sm_80 "
+      "--generate-code=arch=compute_90,code=[sm_90,compute_90] --generate-line-info -ccbin g++ "
+      "-Werror all-warnings -MD -MF " + dep + " -Xcompiler -Wall -Xlinker --as-needed -m64 "
+      "-ftz=true -prec-div=false -maxrregcount 64 --default-stream per-thread -t 2 -std=c++17 "
+      "-x cu " + program("hello.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, "sum of squares: 328350\n");
+}
+
+TEST(Driver, GencodeChoosesTheHighestArchitecture) {
+  const std::string src = testing::TempDir() + "/arch_query.cu";
+  FILE* f = std::fopen(src.c_str(), "w");
+  std::fputs("#include <cstdio>\nint main() { cudaDeviceProp p; cudaGetDeviceProperties(&p, 0);\n"
+             "  std::printf(\"sm_%d%d\\n\", p.major, p.minor); return 0; }\n", f);
+  std::fclose(f);
+  result r = cuemu("run -gencode arch=compute_75,code=sm_75 -gencode=arch=compute_86,code=sm_86 " + src);
+  EXPECT_EQ(r.out, "sm_86\n") << r.out;
+  r = cuemu("run -arch=sm_80 -gencode arch=compute_90,code=sm_90 " + src);  // -arch wins
+  EXPECT_EQ(r.out, "sm_80\n") << r.out;
+}
+
+TEST(Driver, DashXCuTranslatesAnySuffix) {
+  const std::string copy = testing::TempDir() + "/hello_as.cpp";
+  ASSERT_EQ(std::system(("cp " + program("hello.cu") + " " + copy).c_str()), 0);
+  const result r = cuemu("run -x cu " + copy);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, "sum of squares: 328350\n");
+}
+
+TEST(Driver, DependencyFileAsNvccWritesIt) {
+  const std::string obj = testing::TempDir() + "/hello_dep.o", dep = testing::TempDir() + "/hello_dep2.d";
+  const result r = cuemu("cc -c -MD -MF " + dep + " -MT custom_target " + program("hello.cu") + " -o " + obj);
+  ASSERT_EQ(r.status, 0) << r.out;
+  FILE* f = std::fopen(dep.c_str(), "r");
+  ASSERT_NE(f, nullptr);
+  std::string text;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, f)) text += buf;
+  std::fclose(f);
+  EXPECT_EQ(text.rfind("custom_target:", 0), 0u) << text;
+  EXPECT_NE(text.find("hello.cu"), std::string::npos) << text;
+}
+
+TEST(Driver, NvccVersionMacros) {
+  result r = cuemu("run " + program("nvcc_macros.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, "nvcc 13.0.88, runtime 13000, api 13.0\n");
+  r = cuemu("run -D__CUDACC_VER_MAJOR__=11 " + program("nvcc_macros.cu"));  // overridable
+  EXPECT_EQ(r.out, "not nvcc 12+\n") << r.out;
+  r = cuemu("run --use_fast_math " + program("nvcc_macros.cu"));
+  EXPECT_EQ(r.out, "nvcc 13.0.88, runtime 13000, api 13.0\nfast math\n") << r.out;
+  r = cuemu("--version");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_TRUE(has(r, "release 13.0")) << r.out;
+}
+
+TEST(Driver, TimeoutValuesNeverReportACorrectKernel) {
+  for (const char* t : {"1e10", "inf", "1e300", "0"}) {
+    const result r = cuemu(std::string("run --timeout=") + t + " " + program("hello.cu"));
+    EXPECT_EQ(r.status, 0) << t << "\n" << r.out;
+    EXPECT_EQ(r.out, "sum of squares: 328350\n") << t;
+    EXPECT_LT(r.seconds, 10) << t;
+  }
+  for (const char* t : {"nan", "-1", "soon", ""}) {
+    const result r = cuemu(std::string("run --timeout=") + t + " " + program("hello.cu"));
+    EXPECT_EQ(r.status, 2) << t << "\n" << r.out;
+    EXPECT_TRUE(has(r, "invalid --timeout")) << r.out;
+  }
+}
+
+TEST(Driver, OutOfRangeOptionsAreRefusedBeforeBuilding) {
+  const char* bad[][2] = {{"--workers=0", "--workers"},        {"--workers=100000", "--workers"},
+                          {"--stack-size=1", "--stack-size"},  {"--stack-size=4096M", "--stack-size"},
+                          {"--stack-size=12Q", "--stack-size"},
+                          {"--schedule=random:999999999999999999999999", "--schedule"},
+                          {"-arch=sm_20", "architecture"},     {"-x fortran", "-x fortran"},
+                          {"-gencode arch=compute_xx,code=sm_xx", "-gencode"}};
+  for (const auto& b : bad) {
+    const result r = cuemu(std::string("run ") + b[0] + " " + program("hello.cu"));
+    EXPECT_EQ(r.status, 2) << b[0] << "\n" << r.out;
+    EXPECT_TRUE(has(r, b[1])) << b[0] << "\n" << r.out;
+    EXPECT_FALSE(has(r, "CUEMU_")) << r.out;  // the option, not the environment variable
+    EXPECT_LT(r.seconds, 1.0) << "checked before building: " << b[0];
+  }
+}
+
+TEST(Driver, DirectoryAsInputIsNamed) {
+  const std::string dir = testing::TempDir() + "/looks_like.cu";
+  ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+  const result r = cuemu("run " + dir);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_EQ(r.out, "cuemu: " + dir + ": is a directory, not a source file\n");
+}
+
+TEST(Driver, ExitInAKernelIsRefusedAtCompileTime) {
+  const result r = cuemu("run " + program("exit_in_kernel.cu"));
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_TRUE(has(r, "exit_in_kernel.cu:5: error: exit() called in the __global__ function bail"))
+      << r.out;
+}
+
+TEST(Driver, KernelParametersOverCudasLimitAreACompileError) {
+  const result r = cuemu("run " + program("huge_parameters.cu"));
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_TRUE(has(r, "more than 32764 bytes")) << r.out;
+  EXPECT_TRUE(has(r, "huge_parameters.cu:")) << r.out;
+}
+
+TEST(Driver, LargeLocalArrayIsAStackOverflow) {
+  const result r = cuemu("run " + program("big_local_array.cu"));
+  EXPECT_NE(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r, "cuemu: stack overflow in kernel big block (0,0,0) thread (")) << r.out;
+  EXPECT_TRUE(has(r, "big_local_array.cu:")) << r.out;
+  EXPECT_TRUE(has(r, "--stack-size")) << r.out;
+  EXPECT_FALSE(has(r, "--check=memcheck")) << r.out;
+  // With a stack that holds it, the kernel runs.
+  const result ok = cuemu("run --stack-size=2M " + program("big_local_array.cu"));
+  EXPECT_EQ(ok.status, 0) << ok.out;
+  EXPECT_EQ(ok.out, "cudaSuccess\n");
+}
+
+TEST(Driver, HostCrashSaysWhatAndWhere) {
+  result r = cuemu("run " + program("host_crash.cu"));
+  EXPECT_EQ(r.status, 128 + 11) << r.out;
+  EXPECT_TRUE(has(r, "cuemu: segmentation fault (invalid memory access) in host code at ")) << r.out;
+  EXPECT_TRUE(has(r, "host_crash.cu:7 in write_through(int*)")) << r.out;
+  r = cuemu("run " + program("host_crash.cu") + " -- abort");
+  EXPECT_EQ(r.status, 128 + 6) << r.out;
+  EXPECT_TRUE(has(r, "cuemu: abort() in host code at ")) << r.out;
+  EXPECT_TRUE(has(r, "host_crash.cu:14")) << r.out;
+}
+
+// SIGINT and SIGTERM to the driver: the program gets the signal and is waited for, the
+// temporary directory is removed, and the driver ends by the same signal.
+TEST(Driver, SignalsReachTheProgramAndNothingIsLeftBehind) {
+  for (int sig : {SIGTERM, SIGINT}) {
+    const std::string tmp = testing::TempDir() + "/signal_tmp_" + std::to_string(sig);
+    ASSERT_EQ(std::system(("rm -rf " + tmp + " && mkdir -p " + tmp).c_str()), 0);
+    int out[2];
+    ASSERT_EQ(pipe(out), 0);
+    const pid_t pid = fork();
+    if (pid == 0) {
+      dup2(out[1], 1);
+      close(out[0]);
+      setenv("TMPDIR", tmp.c_str(), 1);
+      const std::string prog = program("long_kernel.cu");
+      execl(CUEMU_EXE, CUEMU_EXE, "run", prog.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    close(out[1]);
+    char buf[64] = {0};
+    ASSERT_GT(read(out[0], buf, sizeof buf - 1), 0);  // "launching": the program runs
+    EXPECT_STREQ(buf, "launching\n");
+    usleep(200 * 1000);
+    kill(pid, sig);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << status;
+    close(out[0]);
+    // The program is gone and the temporary directory with it.
+    // (the bracket keeps pgrep's own command line from matching)
+    const std::string left = "pgrep -f 'signal_tm[p]_" + std::to_string(sig) + "/cuemu-' >/dev/null";
+    EXPECT_NE(std::system(left.c_str()), 0) << "a process was left running";
+    EXPECT_EQ(std::system(("test -z \"$(ls -A " + tmp + ")\"").c_str()), 0) << "left in " << tmp;
+  }
 }

@@ -88,9 +88,9 @@ inline unsigned pack_lanes(unsigned mask, unsigned lanes) {
 }
 
 [[noreturn]] inline void refuse(const char* what, source_location where) {
-  // A device-side failure with the user's line: the kernel ends with a report and the program
-  // sees a sticky error, as for a failed assert().
-  __assert_fail(what, where.file, static_cast<unsigned>(where.line), "cooperative_groups");
+  // What the emulator cannot do: the kernel ends with a report naming the user's line, the
+  // program sees a sticky error (cudaErrorAssert), and the process ends non-zero.
+  ::cuemu::detail::device_unsupported(what, where.file, where.line);
 }
 
 // Warp shuffles of any trivially copyable type: 1, 2, 4 and 8 bytes move in one collective,
