@@ -20,7 +20,10 @@ bool line_map::add_directive(std::string_view text, int physical_line) {
   }
   if (i >= text.size() || text[i] < '0' || text[i] > '9') return false;
   long n = 0;
-  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) n = n * 10 + (text[i] - '0');
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    n = n * 10 + (text[i] - '0');
+    if (n > 2000000000) return false;  // no compiler writes such a line number: not a marker
+  }
   skip_blanks(text, i);
   std::string file = markers_.empty() ? default_file_ : markers_.back().file;
   if (i < text.size() && text[i] == '"') {

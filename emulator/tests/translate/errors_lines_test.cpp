@@ -1,6 +1,7 @@
 // Errors name the user's file:line (through g++ -E line markers) and the construct; rewriting
 // never changes which input line a later line of output corresponds to.
 #include "test_util.h"
+#include "translate/line_map.h"
 
 namespace cuemu::translate::test {
 namespace {
@@ -24,6 +25,15 @@ TEST(Errors, UnclosedLaunchUsesTheLineMarkers) {
 
 TEST(Errors, BeforeAnyMarkerTheFileNameAndPhysicalLineAreUsed) {
   expect_one_error("\n\nvoid f() { k<<<1, 2; }\n", "fallback.cu", 3, unclosed);
+}
+
+// Found by the fuzzer (emulator/fuzz/corpus/line_number_overflow.cu): a line number no compiler
+// writes overflowed the parser (undefined behaviour); such a directive is not a line marker.
+TEST(Errors, LineMarkerWithAnImpossibleLineNumberIsNotAMarker) {
+  expect_one_error("# 4444444444444444444444 \"user.cu\"\nint x;\nk<<<1;\n", "fallback.cu", 3, unclosed);
+  line_map m("f.cu");
+  EXPECT_FALSE(m.add_directive("# 99999999999999999999 \"x.cu\"", 1));
+  EXPECT_TRUE(m.add_directive("# 2000000000 \"x.cu\"", 1));
 }
 
 TEST(Errors, MarkerWithFlagsAndEscapedFileName) {

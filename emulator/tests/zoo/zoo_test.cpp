@@ -162,6 +162,19 @@ TEST(Zoo, CompareAndSwapLoopIsNotARace) {
   }
 }
 
+// A plain read racing with atomics whose value is used without an atomic of the reader's own
+// (not the compare-and-swap idiom): reported, under every schedule.
+TEST(Zoo, PlainReadOfAWordOthersStillUpdateAtomically) {
+  for (const char* sched : {"forward", "reverse", "random:3"}) {
+    const result r = cuemu(std::string("run --check=racecheck --schedule=") + sched + " " +
+                           path_of("read_before_atomics_done.cu"));
+    EXPECT_NE(r.status, 0) << sched << "\n" << r.out;
+    EXPECT_NE(r.out.find("cuemu: data race in kernel count_then_read block (0,0,0) thread ("),
+              std::string::npos) << sched << "\n" << r.out;
+    EXPECT_NE(r.out.find("read_before_atomics_done.cu:13"), std::string::npos) << r.out;
+  }
+}
+
 // Every mode compiles what the plain build compiles: C++20 kernels.
 TEST(Zoo, Cpp20UnderEveryMode) {
   for (const char* mode : {"none", "memcheck", "racecheck", "synccheck", "all"}) {
