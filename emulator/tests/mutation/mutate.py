@@ -154,7 +154,8 @@ def run(cuemu, cwd, args, runs, extra, timeout=600):
             statuses.append(-1)
     return statuses, outs
 
-REPORT = re.compile(r"^cuemu: ([a-z -]+) in kernel", re.M)
+REPORT = re.compile(r"^cuemu: ([a-z -]+) in kernel|^==\d+==ERROR: (AddressSanitizer): |"
+                    r"^cuemu: ([a-z (),-]+) in host code", re.M)
 
 def evaluate(cuemu, name, workdir, src, args, runs, line, what, mutated_text, kind, keep):
     tmp = tempfile.mkdtemp(prefix="cuemu-mutant-")
@@ -185,7 +186,7 @@ def evaluate(cuemu, name, workdir, src, args, runs, line, what, mutated_text, ki
         if kind == "barrier":  # synccheck rides along (divergent barriers): a second build
             st2, outs2 = run(cuemu, wd, args, runs, ["--check=synccheck"])
             outs = outs + outs2
-        reports = sorted(set(m.group(1) for o in outs for m in REPORT.finditer(o)))
+        reports = sorted(set(next(g for g in m.groups() if g) for o in outs for m in REPORT.finditer(o)))
         reported = bool(reports)
         if keep and changed and not reported:
             d = os.path.join(keep, "%s_%s_%d" % (name, os.path.basename(src), line))
