@@ -497,13 +497,14 @@ knowledge released_by(const block_tokens& b, unsigned lane) {
   const block_tokens::thread& t = b.threads[lane];
   if (t.know) k.join(*t.know);
   k.join(b.block_know);
-  knowledge::raise(k.threads, b.tid_base + lane, t.clock + 1);
-  if (b.bar_epoch) knowledge::raise(k.blocks, b.block_linear, b.bar_epoch);
+  knowledge::raise(k.threads, (b.tid_base + lane) & kTidMask, t.clock + 1);
+  // Keyed as knows() looks it up: the (wrapped) thread identity over the block size.
+  if (b.bar_epoch) knowledge::raise(k.blocks, b.tid_base / g_threads_per_block, b.bar_epoch);
   const unsigned w = lane / 32, first = w * 32;
   for (unsigned q = 0; q < 32 && first + q < b.nthreads; ++q) {
     u32 bound = b.warp_epoch[w];
     if (!b.partial.empty()) bound = std::max(bound, b.partial[lane][q]);
-    if (bound) knowledge::raise(k.threads, b.tid_base + first + q, bound);
+    if (bound) knowledge::raise(k.threads, (b.tid_base + first + q) & kTidMask, bound);
   }
   return k;
 }
@@ -588,7 +589,8 @@ block_tokens* block_begin(const launch_state& l, uint3 idx) {
   block_tokens& b = t_block;
   const u32 n = l.block.x * l.block.y * l.block.z;
   b.block_linear = idx.x + l.grid.x * (idx.y + l.grid.y * idx.z);
-  b.tid_base = static_cast<u32>((u64{b.block_linear} * n) & 0x7fffffffu);
+  // Thread identities are 25 bits (the records' field): past 32 M threads in a launch they wrap.
+  b.tid_base = static_cast<u32>((u64{b.block_linear} * n) & kTidMask);
   b.nthreads = n;
   const u32 base = g_launch_base.load();
   b.bar_epoch = 0;
@@ -626,10 +628,8 @@ void block_end(block_tokens* b) {
 
 void lane_begin(const launch_state&, void*, const char*) {}
 void lane_end(const launch_state&) { flush_pending(); }
-void barrier_arrive(block_tokens*, unsigned) { flush_pending(); }
-void barrier_depart(block_tokens*, unsigned) {}
-void collective_arrive(block_tokens*, unsigned, unsigned) { flush_pending(); }
-void collective_depart(block_tokens*, unsigned, unsigned, unsigned) {}
+void barrier_arrive(block_tokens*) { flush_pending(); }
+void collective_arrive(block_tokens*) { flush_pending(); }
 
 void barrier_complete(block_tokens* b) {
   if (!b) return;

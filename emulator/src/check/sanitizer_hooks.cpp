@@ -74,12 +74,10 @@ block_tokens* block_begin(const launch_state&, uint3) { return nullptr; }
 void block_end(block_tokens*) {}
 void lane_begin(const launch_state&, void*, const char*) {}
 void lane_end(const launch_state&) {}
-void barrier_arrive(block_tokens*, unsigned) {}
-void barrier_depart(block_tokens*, unsigned) {}
+void barrier_arrive(block_tokens*) {}
 void barrier_complete(block_tokens*) {}
 void collective_complete(block_tokens*, unsigned, unsigned, unsigned) {}
-void collective_arrive(block_tokens*, unsigned, unsigned) {}
-void collective_depart(block_tokens*, unsigned, unsigned, unsigned) {}
+void collective_arrive(block_tokens*) {}
 }  // namespace hooks
 
 namespace {

@@ -412,13 +412,11 @@ void block_executor::setup_block(const launch_state& launch, std::uint64_t sched
     nwarps_ = nwarps;
   } else {
     // Only the warps whose lanes left `unstarted` (a warp that ran as one batch did not). A
-    // lane's runner is always set before it leaves `unstarted`; the collective count only
-    // matters to racecheck.
+    // lane's runner is always set before it leaves `unstarted`.
     for (warp& w : warps_) {
       if (!w.dirty) continue;
       for (lane *l = &lanes_[w.first], *e = l + w.count; l != e; ++l) {
         l->state = lane_state::unstarted;
-        if constexpr (hooks::active) l->collectives = 0;
       }
     }
   }
@@ -436,7 +434,6 @@ void block_executor::setup_block(const launch_state& launch, std::uint64_t sched
   live_ = n;
   at_barrier_ = 0;
   barrier_true_ = 0;
-  barrier_generation_ = 0;
   synccheck_ = opt.synccheck;
 }
 
@@ -503,13 +500,11 @@ bool block_executor::run(launch_state& launch, uint3 block_idx, std::uint64_t sc
   l.state = lane_state::at_barrier;
   l.bop = op;
   l.where = where;
-  l.generation = barrier_generation_;
   barrier_true_ += predicate != 0;
   ++at_barrier_;
-  hooks::barrier_arrive(tokens_, l.generation);
+  hooks::barrier_arrive(tokens_);
   if (at_barrier_ == live_) complete_barrier();
   wait_here(l);
-  hooks::barrier_depart(tokens_, l.generation);
   switch (op) {
     case barrier_op::count: return static_cast<int>(last_true_);
     case barrier_op::and_: return last_true_ == last_arrived_;
@@ -556,7 +551,7 @@ bool block_executor::same_collective(const warp& w, unsigned m, const lane& l) c
   l.value = value;
   l.arg = arg;
   l.width = width;
-  hooks::collective_arrive(tokens_, l.index, l.collectives & 1u);
+  hooks::collective_arrive(tokens_);
   warp& w = warps_[l.warp];
   if (op == warp_op::converge) {
     w.conv |= bit;  // resolved once every lane of the warp has stopped
@@ -566,8 +561,6 @@ bool block_executor::same_collective(const warp& w, unsigned m, const lane& l) c
     if ((w.coll & m) == m && same_collective(w, m, l)) complete_collective(w, m, l);
   }
   wait_here(l);
-  hooks::collective_depart(tokens_, l.index - l.lane_id, l.participants, l.peer_parities);
-  ++l.collectives;
   return l.result;
 }
 
@@ -630,7 +623,6 @@ void block_executor::complete_barrier() {
   last_arrived_ = at_barrier_;
   barrier_true_ = 0;
   at_barrier_ = 0;
-  ++barrier_generation_;
   for (warp& w : warps_) {
     w.ready = w.live_pos;
     w.cursor = 31;
@@ -825,18 +817,6 @@ void block_executor::complete_collective(warp& w, unsigned m, const lane& first)
   }
   hooks::collective_complete(tokens_, w.first, m, w.existing);
   // Results are computed from the values before anyone resumes; now release the lanes.
-  if constexpr (hooks::active) {
-    unsigned parities = 0;
-    for (unsigned rest = m; rest; rest &= rest - 1) {
-      const unsigned i = static_cast<unsigned>(__builtin_ctz(rest));
-      if (L[i].collectives & 1u) parities |= 1u << i;
-    }
-    for (unsigned rest = m; rest; rest &= rest - 1) {
-      lane& l = L[__builtin_ctz(rest)];
-      l.participants = m;
-      l.peer_parities = parities;
-    }
-  }
   unsigned ready = 0;
   for (unsigned rest = m; rest; rest &= rest - 1) {
     lane& l = L[__builtin_ctz(rest)];

@@ -85,10 +85,6 @@ class block_executor {
     unsigned mask = 0;
     int arg = 0, width = 32;
     std::uint64_t value = 0, result = 0;
-    unsigned participants = 0;  // of the warp collective it took part in
-    unsigned generation = 0;    // of the barrier it waits at
-    unsigned collectives = 0;   // warp collectives entered so far (racecheck token parity)
-    unsigned peer_parities = 0; // racecheck: parities of the participants at completion
     source_location where{nullptr, 0};
   };
   // Lane masks are by lane id, except `ready` and `live_pos`, which are by schedule position.
@@ -167,7 +163,6 @@ class block_executor {
   runner* running_ = &sched_;              // the runner (or the scheduler) running now
   runner* from_ = nullptr;                 // who switched to the runner running now
   block_tokens* tokens_ = nullptr;
-  unsigned barrier_generation_ = 0;
 
   launch_state* launch_ = nullptr;
   uint3 block_idx_{0, 0, 0};

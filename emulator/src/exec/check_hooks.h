@@ -2,7 +2,7 @@
 // (plain, memcheck = AddressSanitizer + alignment checks, racecheck = the emulator's own race
 // detector fed by ThreadSanitizer's instrumentation); in the plain build every hook is an empty
 // inline function. The scheduler calls these at its events: coroutine switches, lane begin/end,
-// barrier and warp-collective arrival, completion and departure, block and launch begin/end.
+// barrier and warp-collective arrival and completion, block and launch begin/end.
 // Implementations: src/check/sanitizer_hooks.cpp (memcheck), src/check/racecheck.cpp.
 #pragma once
 
@@ -53,20 +53,15 @@ block_tokens* block_begin(const launch_state& launch, uint3 block_idx);  // work
 void block_end(block_tokens* tokens);
 void lane_begin(const launch_state& launch, void* fiber, const char* name);
 void lane_end(const launch_state& launch);
-void barrier_arrive(block_tokens* t, unsigned generation);
-void barrier_depart(block_tokens* t, unsigned generation);
+// On a lane arriving at a barrier or warp collective (its interval ends there).
+void barrier_arrive(block_tokens* t);
+void collective_arrive(block_tokens* t);
 // On the lane whose arrival completes a barrier, before any participant resumes.
 void barrier_complete(block_tokens* t);
 // On the lane whose arrival completes a warp collective: `participants` (lane ids of the warp
 // starting at thread `warp_first`), `existing` (the warp's lanes).
 void collective_complete(block_tokens* t, unsigned warp_first, unsigned participants,
                          unsigned existing);
-// `parity`: the low bit of the lane's count of collectives; `peer_parities`: bit j is that of
-// participant j (two tokens per lane, so a lane that races ahead to its next collective does
-// not hand its later accesses to a peer still leaving this one).
-void collective_arrive(block_tokens* t, unsigned lane_index, unsigned parity);
-void collective_depart(block_tokens* t, unsigned warp_first, unsigned participants,
-                       unsigned peer_parities);
 #else
 inline void* create_fiber_context() { return nullptr; }
 inline void destroy_fiber_context(void*) {}
@@ -81,12 +76,10 @@ inline block_tokens* block_begin(const launch_state&, uint3) { return nullptr; }
 inline void block_end(block_tokens*) {}
 inline void lane_begin(const launch_state&, void*, const char*) {}
 inline void lane_end(const launch_state&) {}
-inline void barrier_arrive(block_tokens*, unsigned) {}
-inline void barrier_depart(block_tokens*, unsigned) {}
+inline void barrier_arrive(block_tokens*) {}
+inline void collective_arrive(block_tokens*) {}
 inline void barrier_complete(block_tokens*) {}
 inline void collective_complete(block_tokens*, unsigned, unsigned, unsigned) {}
-inline void collective_arrive(block_tokens*, unsigned, unsigned) {}
-inline void collective_depart(block_tokens*, unsigned, unsigned, unsigned) {}
 #endif
 
 }  // namespace hooks
