@@ -18,6 +18,7 @@ cmake --build "$out" -j "$(nproc)" >/dev/null
 mkdir -p "$out/seeds" "$out/corpus" "$out/crashes"
 find "$root/emulator" "$root/selfcheck" "$root/kernels" \( -name '*.cu' -o -name '*.cuh' \) |
   while read -r f; do cp "$f" "$out/seeds/$(echo "$f" | md5sum | cut -c1-16).cu"; done
+cd "$out"  # libFuzzer writes its fuzz-N.log files into the working directory
 "$out/cuemu_translate_fuzzer" -max_total_time="$seconds" -jobs="$jobs" -workers="$jobs" \
   -max_len=16384 -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$out/crashes/" \
   -print_final_stats=1 "$out/corpus" "$here/corpus" "$out/seeds"
