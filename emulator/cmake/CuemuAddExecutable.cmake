@@ -2,9 +2,9 @@
 #                      [INCLUDE_DIRECTORIES <dirs...>] [COMPILE_DEFINITIONS <defs...>]
 #                      [LIBRARIES <libs...>] [STD c++17|c++20])
 #
-# Builds a CUDA program for the emulator: each .cu is preprocessed and translated by
-# `cuemu translate` (rebuilt when the .cu or any header it includes changes), then compiled with
-# the C++ compiler like the .cpp sources, and linked with the emulator's runtime.
+# Builds a CUDA program for the emulator: each .cu is compiled by `cuemu cc -c` (host and device
+# passes, as nvcc does), the .cpp sources by the C++ compiler, and all is linked with the
+# emulator's runtime.
 # Works from this project (add_subdirectory) and after install (find_package(cuemu)).
 function(cuemu_add_executable name)
   cmake_parse_arguments(ARG "" "STD" "SOURCES;INCLUDE_DIRECTORIES;COMPILE_DEFINITIONS;LIBRARIES" ${ARGN})
@@ -31,23 +31,36 @@ function(cuemu_add_executable name)
     list(APPEND _flags -D${_def})
   endforeach()
 
+  # The C++ flags of the build type (-O2 -g -DNDEBUG ...): nvcc-like ones as they are, the rest
+  # for the host compiler.
+  string(TOUPPER "${CMAKE_BUILD_TYPE}" _config)
+  separate_arguments(_cxx_flags UNIX_COMMAND "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${_config}}")
+  foreach(_f ${_cxx_flags})
+    if(_f MATCHES "^-(O|g|D|U|I)")
+      list(APPEND _flags ${_f})
+    else()
+      list(APPEND _flags -Xcompiler=${_f})
+    endif()
+  endforeach()
+
   set(_sources)
   set(_outdir ${CMAKE_CURRENT_BINARY_DIR}/cuemu/${name})
   foreach(_src ${ARG_SOURCES})
     get_filename_component(_abs ${_src} ABSOLUTE)
     if(_abs MATCHES "\\.cu$")
       get_filename_component(_base ${_abs} NAME)
-      set(_out ${_outdir}/${_base}.cpp)
+      set(_out ${_outdir}/${_base}.o)
+      # `cuemu cc -c`: preprocessed for the host and device passes, translated and compiled as
+      # nvcc would (one object, rebuilt when the .cu or any header it includes changes).
       add_custom_command(
         OUTPUT ${_out}
         COMMAND ${CMAKE_COMMAND} -E make_directory ${_outdir}
-        COMMAND ${_cuemu} translate ${_flags} ${_abs} -o ${_out} --depfile ${_out}.d
+        COMMAND ${_cuemu} cc -c ${_flags} ${_abs} -o ${_out} -MD -MF ${_out}.d
         DEPENDS ${_abs} ${_cuemu}
         DEPFILE ${_out}.d
-        COMMENT "cuemu: translating ${_src}"
+        COMMENT "cuemu: compiling ${_src}"
         VERBATIM)
-      # Already preprocessed: compile as is, so line markers keep pointing at the .cu file.
-      set_source_files_properties(${_out} PROPERTIES COMPILE_OPTIONS "-fpreprocessed")
+      set_source_files_properties(${_out} PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
       list(APPEND _sources ${_out})
     else()
       list(APPEND _sources ${_abs})

@@ -9,11 +9,18 @@
 #include "vector_types.h"
 
 // Variables, not macros: host code reads fields of the same names (cudaDeviceProp::warpSize,
-// cudaLaunchConfig_t::gridDim).
+// cudaLaunchConfig_t::gridDim). They live in namespace cuemu, like all of the runtime's state, so
+// that the two passes of a file share them (driver/passes.cpp keeps cuemu:: data as it is).
+namespace cuemu {
 inline thread_local uint3 threadIdx{};
 inline thread_local uint3 blockIdx{};
 inline thread_local dim3 blockDim{};
 inline thread_local dim3 gridDim{};
+}  // namespace cuemu
+using cuemu::threadIdx;
+using cuemu::blockIdx;
+using cuemu::blockDim;
+using cuemu::gridDim;
 constexpr int warpSize = 32;
 
 #endif

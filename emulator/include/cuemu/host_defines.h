@@ -1,6 +1,7 @@
 // CUDA's execution-space and memory-space qualifiers, as the emulator spells them.
 // Included by every public header. The translator (emulator/src/translate) sees the
-// markers __cuemu_global__ and __cuemu_shared__ in the preprocessed source and rewrites them.
+// markers __cuemu_global__, __cuemu_shared__, __cuemu_host__, __cuemu_device__,
+// __cuemu_constant__ and __cuemu_managed__ in the preprocessed source and rewrites them.
 #pragma once
 
 #ifndef __CUEMU__
@@ -11,15 +12,19 @@
 #define __CUDACC__ 1
 #endif
 
+#ifdef __CUEMU_TRANSLATE__
+// Preprocessing a .cu for translation: leave markers for the rewriter.
+#define __host__ __cuemu_host__
+#define __device__ __cuemu_device__
+#define __constant__ __cuemu_constant__
+#define __managed__ __cuemu_managed__
+#define __global__ __cuemu_global__
+#define __shared__ __cuemu_shared__
+#else
 #define __host__
 #define __device__
 #define __constant__
 #define __managed__
-#ifdef __CUEMU_TRANSLATE__
-// Preprocessing a .cu for translation: leave markers for the rewriter.
-#define __global__ __cuemu_global__
-#define __shared__ __cuemu_shared__
-#else
 // A plain .cpp compiled against the emulator's headers: no kernels are launched from it.
 #define __global__
 #define __shared__ static thread_local

@@ -69,10 +69,8 @@ int build_object(const options& o, const paths& p, variant v, std::size_t i,
   const std::string stem = dir + "/" + std::to_string(index) + "_" + base_name(in);
   const bool forced_cpp = i < o.input_langs.size() && o.input_langs[i] == "c++";
   if (is_cuda_input(o, i)) {
-    const std::string translated = stem + ".ii";
-    if (int rc = translate_cu(o, p, v, in, translated, "", ""); rc != 0) return rc;
     object = stem + ".o";
-    return compile_translated(o, p, v, translated, object);
+    return compile_cu(o, p, v, in, object);
   }
   if (is_cpp(in) || forced_cpp) {
     object = stem + ".o";
@@ -119,13 +117,7 @@ int compile_only(const options& o, const paths& p, variant v) {
     std::string depfile;
     if (o.dependencies) depfile = !o.depfile.empty() ? o.depfile : out.substr(0, out.rfind('.')) + ".d";
     if (is_cuda_input(o, i)) {
-      const std::string translated = out + ".ii";
-      if (int rc = translate_cu(o, p, v, in, translated, depfile, o.dep_target.empty() ? out : o.dep_target);
-          rc != 0)
-        return rc;
-      const int rc = compile_translated(o, p, v, translated, out);
-      if (!o.keep) std::remove(translated.c_str());
-      if (rc != 0) return rc;
+      if (int rc = compile_cu(o, p, v, in, out, depfile, o.dep_target); rc != 0) return rc;
     } else if (int rc = compile_cpp(o, p, v, in, out, depfile); rc != 0) {
       return rc;
     }

@@ -78,7 +78,7 @@ void print_usage() {
   std::puts(
       "usage: cuemu run [OPTIONS] FILE... [-- ARGS...]   build, then run with ARGS\n"
       "       cuemu cc  [OPTIONS] FILE... -o OUT          build only (-c: compile to an object)\n"
-      "       cuemu translate [OPTIONS] FILE.cu -o OUT.cpp [--depfile OUT.d]\n"
+      "       cuemu translate [OPTIONS] FILE.cu -o OUT.cpp [--depfile OUT.d] [--pass=host|device]\n"
       "\n"
       "FILE: .cu is translated; .cpp/.cc/.cxx compile as C++ against the emulator's headers;\n"
       "      .o/.a are linked.\n"
@@ -278,6 +278,9 @@ options parse_options(int argc, char** argv) {
       o.compare_schedules = std::atoi(v.c_str());
     } else if (take_value(a, "--depfile", i, argc, argv, v)) {
       o.depfile = v;
+    } else if (take_value(a, "--pass", i, argc, argv, v)) {
+      if (v != "host" && v != "device") usage_error("invalid --pass '" + v + "' (expected host or device)");
+      o.translate_pass = v;
     } else if (a == "--keep") {
       o.keep = true;
     } else if (a == "-v" || a == "--verbose") {

@@ -21,6 +21,7 @@ struct options {
   int arch = 90;                          // -arch=sm_XX
   std::string depfile;                    // translate: --depfile; cc -c: -MD/-MMD -MF FILE
   std::string dep_target;                 // -MT TARGET
+  std::string translate_pass;             // translate: --pass=host|device ("": one pass, no __CUDA_ARCH__)
   bool dependencies = false;              // -MD/-MMD: write a dependency file while compiling
   std::string host_compiler;              // -ccbin
   bool fast_math = false;                 // --use_fast_math: __USE_FAST_MATH__ (numerics unchanged)

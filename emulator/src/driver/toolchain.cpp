@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cuemu_paths.h"
+#include "driver/passes.h"
 #include "driver/process.h"
 #include "translate/rewriter.h"
 
@@ -64,6 +65,8 @@ std::vector<std::string> nvcc_macros(const options& o, bool cuda) {
       {"__CUDA_API_VER_MINOR__", "0"}};
   std::vector<std::string> out;
   if (cuda && o.fast_math) out.push_back("-D__USE_FAST_MATH__=1");
+  // nvcc names the architectures it compiles for in both passes.
+  if (cuda) out.push_back("-D__CUDA_ARCH_LIST__=" + std::to_string(o.arch * 10));
   for (const auto& [name, value] : cu) {
     if (!cuda && std::string(name) != "__NVCC__") continue;
     bool given = false;
@@ -111,31 +114,42 @@ paths locate_paths() {
   return p;
 }
 
-int translate_cu(const options& o, const paths& p, variant v, const std::string& in,
-                 const std::string& out, const std::string& depfile, const std::string& dep_target) {
+namespace {
+
+int preprocess_cu(const options& o, const paths& p, variant v, const std::string& in, bool device_pass,
+                  const std::string& out, const std::string& depfile, const std::string& dep_target) {
   if (!exists(in)) {
     std::fprintf(stderr, "cuemu: %s: no such file\n", in.c_str());
     return 2;
   }
   if (!check_compiler(p, v)) return 2;
-  const std::string pre = out + ".pre";
   // Like nvcc, a .cu sees cuda_runtime.h without including it.
   std::vector<std::string> cmd{compiler(p, v), "-E", "-x", "c++", "-std=" + o.std,
                                "-D__CUEMU_TRANSLATE__", "-I" + p.include_dir,
                                "-include", "cuda_runtime.h"};
   for (const auto& d : nvcc_macros(o, true)) cmd.push_back(d);
+  if (device_pass) cmd.push_back("-D__CUDA_ARCH__=" + std::to_string(o.arch * 10));
   for (const auto& f : o.preprocessor) cmd.push_back(f);
   if (!depfile.empty()) cmd.insert(cmd.end(), {"-MD", "-MF", depfile, "-MT", dep_target.empty() ? out : dep_target});
-  cmd.insert(cmd.end(), {in, "-o", pre});
-  if (run_process(cmd, {}, o.verbose) != 0) return 2;
+  cmd.insert(cmd.end(), {in, "-o", out});
+  return run_process(cmd, {}, o.verbose) == 0 ? 0 : 2;
+}
 
-  std::ifstream f(pre, std::ios::binary);
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
   std::stringstream ss;
   ss << f.rdbuf();
-  const std::string text = ss.str();
-  if (!o.keep) std::remove(pre.c_str());
+  return ss.str();
+}
+
+int translate_text(const options&, const paths& p, variant v, const std::string& in,
+                   const std::string& text, translate::pass pass, const std::string& unit,
+                   const std::string& out) {
   translate::options topt;
   topt.shared_as_block_objects = v != variant::plain;
+  topt.compile_pass = pass;
+  topt.unit = unit;
+  topt.runtime_include_dir = p.include_dir;
   const translate::result r = translate::rewrite(text, in, topt);
   if (!r.errors.empty()) {
     for (const auto& e : r.errors)
@@ -149,6 +163,60 @@ int translate_cu(const options& o, const paths& p, variant v, const std::string&
     return 2;
   }
   return 0;
+}
+
+}  // namespace
+
+int translate_cu(const options& o, const paths& p, variant v, const std::string& in,
+                 const std::string& out, const std::string& depfile, const std::string& dep_target) {
+  const std::string pre = out + ".pre";
+  const bool device = o.translate_pass == "device";
+  if (int rc = preprocess_cu(o, p, v, in, device, pre, depfile, dep_target.empty() ? out : dep_target); rc != 0)
+    return rc;
+  const std::string text = read_file(pre);
+  if (!o.keep) std::remove(pre.c_str());
+  const translate::pass pass = o.translate_pass.empty() ? translate::pass::single
+                               : device                 ? translate::pass::device
+                                                        : translate::pass::host;
+  return translate_text(o, p, v, in, text, pass, pass == translate::pass::single ? "" : unit_name(in, out), out);
+}
+
+int compile_cu(const options& o, const paths& p, variant v, const std::string& in,
+               const std::string& out, const std::string& depfile, const std::string& dep_target) {
+  // nvcc compiles a .cu twice, with and without __CUDA_ARCH__. When the two preprocessed texts
+  // are the same, nothing tests it and one pass is the whole program.
+  const std::string host_pre = out + ".host.pre", device_pre = out + ".device.pre";
+  const std::string target = dep_target.empty() ? out : dep_target;
+  if (int rc = preprocess_cu(o, p, v, in, false, host_pre, depfile, target); rc != 0) return rc;
+  const std::string device_dep = depfile.empty() ? "" : depfile + ".device";
+  if (int rc = preprocess_cu(o, p, v, in, true, device_pre, device_dep, target); rc != 0) return rc;
+  const std::string host_text = read_file(host_pre), device_text = read_file(device_pre);
+  if (!o.keep) {
+    std::remove(host_pre.c_str());
+    std::remove(device_pre.c_str());
+  }
+  if (!device_dep.empty()) {  // a header only the device pass includes is a dependency too
+    std::ofstream(depfile, std::ios::app) << read_file(device_dep);
+    std::remove(device_dep.c_str());
+  }
+  if (host_text == device_text) {
+    const std::string translated = out + ".ii";
+    if (int rc = translate_text(o, p, v, in, host_text, translate::pass::single, "", translated); rc != 0) return rc;
+    const int rc = compile_translated(o, p, v, translated, out);
+    if (!o.keep) std::remove(translated.c_str());
+    return rc;
+  }
+  const std::string unit = unit_name(in, out);
+  const std::string host_ii = out + ".host.ii", device_ii = out + ".device.ii";
+  const std::string host_o = out + ".host.o", device_o = out + ".device.o";
+  int rc = translate_text(o, p, v, in, host_text, translate::pass::host, unit, host_ii);
+  if (rc == 0) rc = translate_text(o, p, v, in, device_text, translate::pass::device, unit, device_ii);
+  if (rc == 0) rc = compile_translated(o, p, v, device_ii, device_o);
+  if (rc == 0) rc = compile_translated(o, p, v, host_ii, host_o);
+  if (rc == 0) rc = join_passes(o, p, v, host_o, device_o, out);
+  if (!o.keep)
+    for (const std::string& f : {host_ii, device_ii, host_o, device_o}) std::remove(f.c_str());
+  return rc;
 }
 
 int compile_translated(const options& o, const paths& p, variant v, const std::string& in,

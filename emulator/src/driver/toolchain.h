@@ -23,6 +23,10 @@ paths locate_paths();
 // Each returns 0 on success, else the status to exit with (2 for a compile error).
 int translate_cu(const options& o, const paths& p, variant v, const std::string& in,
                  const std::string& out, const std::string& depfile, const std::string& dep_target);
+// A .cu to an object: preprocessed for the host and the device pass, translated and compiled
+// once when the two are the same, else twice and joined (driver/passes.h).
+int compile_cu(const options& o, const paths& p, variant v, const std::string& in,
+               const std::string& out, const std::string& depfile = "", const std::string& dep_target = "");
 int compile_translated(const options& o, const paths& p, variant v, const std::string& in,
                        const std::string& out);
 int compile_cpp(const options& o, const paths& p, variant v, const std::string& in,

@@ -21,7 +21,8 @@ const std::unordered_set<std::string_view>& keywords() {
       // GNU spellings and the emulator's markers
       "__attribute__", "__attribute", "__declspec", "__restrict", "__restrict__", "__extension__",
       "__typeof__", "__typeof", "typeof", "__inline", "__inline__", "__asm__", "__asm",
-      "__int128", "__cuemu_global__", "__cuemu_shared__", "__noinline__", "_Float16", "__fp16",
+      "__int128", "__cuemu_global__", "__cuemu_shared__", "__cuemu_host__", "__cuemu_device__",
+      "__cuemu_constant__", "__cuemu_managed__", "__noinline__", "_Float16", "__fp16",
       "__bf16"};
   return k;
 }
@@ -135,6 +136,40 @@ std::size_t context::skip_attribute(std::size_t i) const {
     return match[i + 1] + 1;
   if (t == "[" && is(i + 1, "[") && match[i] != npos) return match[i] + 1;
   return i;
+}
+
+std::size_t context::declaration_start(std::size_t i) const {
+  std::size_t s = i;
+  while (s > 0 && !is(s - 1, ";") && !is(s - 1, "{") && !is(s - 1, "}") &&
+         !directive_within(toks[s - 1].end(), toks[s].offset))
+    --s;
+  return s;
+}
+
+std::size_t context::declaration_end(std::size_t i) const {
+  for (std::size_t j = i; j < toks.size(); ++j) {
+    if (is(j, ";")) return j;
+    if ((is(j, "(") || is(j, "[") || is(j, "{")) && match[j] != npos) j = match[j];
+    else if (is(j, "}") || is(j, ")") || is(j, "]")) return npos;
+  }
+  return npos;
+}
+
+std::string context::file_of(std::size_t tok) const {
+  return lines.locate(tok < toks.size() ? toks[tok].line : 1).file;
+}
+
+void context::blank(std::size_t first, std::size_t last, std::string text) {
+  std::size_t at = toks[first].offset;
+  const std::size_t end = toks[last].end();
+  auto d = std::lower_bound(directive_offsets.begin(), directive_offsets.end(), at);
+  for (; d != directive_offsets.end() && *d < end; ++d) {
+    edits.replace(at, *d, std::move(text));
+    text.clear();
+    const std::size_t nl = src.find('\n', *d);
+    at = nl == std::string_view::npos ? src.size() : nl;
+  }
+  if (at < end || !text.empty()) edits.replace(at, std::max(at, end), std::move(text));
 }
 
 }  // namespace cuemu::translate

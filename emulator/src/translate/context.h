@@ -28,6 +28,7 @@ struct context {
   edit_list edits;
   std::vector<diagnostic> errors;
   int registrar_counter = 0;
+  std::vector<std::string> declared;         // names a rewrite has declared once already
 
   std::size_t size() const { return toks.size(); }
   bool is(std::size_t i, std::string_view s) const { return i < toks.size() && toks[i].text == s; }
@@ -57,6 +58,16 @@ struct context {
   // An attribute at i (`__attribute__((..))`, `__declspec(..)`, `alignas(..)`, `[[..]]`):
   // the index after it; else i.
   std::size_t skip_attribute(std::size_t i) const;
+  // First token of the declaration containing index i: after the previous `;`, `{`, `}` or
+  // directive.
+  std::size_t declaration_start(std::size_t i) const;
+  // The `;` ending the declaration that contains index i (groups skipped), or npos.
+  std::size_t declaration_end(std::size_t i) const;
+  // The file a token comes from, as its line marker names it.
+  std::string file_of(std::size_t tok) const;
+  // Removes tokens [first, last] (and what lies between them) except directives, which stay on
+  // their lines; `text` takes the place of the first token.
+  void blank(std::size_t first, std::size_t last, std::string text = "");
 };
 
 }  // namespace cuemu::translate

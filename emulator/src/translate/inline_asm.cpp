@@ -8,6 +8,8 @@
 //       (the translated text is compiled as preprocessed: no macros, so the value of
 //       __ATOMIC_SEQ_CST, 5 in g++ and clang)
 //   mov.u32 %0, %laneid; with one "=r"(x) output -> (x) = ::cuemu::detail::lane_id()
+//   ld.global[.nc|.ca|.cg|.cs|.lu|.cv].TYPE %0, [%1]; with one output "=r"/"=l"/"=h"/"=f"/"=d"
+//       (x) and one input "l"(p) -> (x) = *(const TYPE*)(p)
 // Any other PTX is an error naming the user's line and the instruction. What is not PTX is left
 // alone: an empty template (a compiler barrier), x86 instructions (pause, rdtsc, cpuid, ... or
 // operands naming x86 registers), anything in a system header that does not look like PTX, and
@@ -252,7 +254,31 @@ std::string name_of(const instruction& in) {
   return in.mnemonic + " " + ops;
 }
 
-enum class meaning { none, no_op, fence, lane_id };
+enum class meaning { none, no_op, fence, lane_id, load };
+
+// The C++ type of a PTX scalar type suffix (u32, s64, f32, b16, ...), or "".
+std::string scalar_type(std::string_view t) {
+  static const std::pair<std::string_view, const char*> types[] = {
+      {"u16", "unsigned short"}, {"s16", "short"},      {"b16", "unsigned short"},
+      {"u32", "unsigned int"},   {"s32", "int"},        {"b32", "unsigned int"},
+      {"u64", "unsigned long long"}, {"s64", "long long"}, {"b64", "unsigned long long"},
+      {"f32", "float"},          {"f64", "double"}};
+  for (const auto& [p, c] : types)
+    if (p == t) return c;
+  return "";
+}
+
+// ld.global[.nc|.ca|.cg|.cs|.lu|.cv].TYPE: the C++ type loaded, or "".
+std::string load_type(const std::string& m) {
+  if (m.compare(0, 10, "ld.global.") != 0) return "";
+  std::string rest = m.substr(10);
+  for (const char* cache : {"nc.", "ca.", "cg.", "cs.", "lu.", "cv."})
+    if (rest.compare(0, 3, cache) == 0) {
+      rest = rest.substr(3);
+      break;
+    }
+  return scalar_type(rest);
+}
 
 meaning table_meaning(const instruction& in) {
   if (in.guarded) return meaning::none;
@@ -266,15 +292,18 @@ meaning table_meaning(const instruction& in) {
   }
   if ((m == "mov.u32" || m == "mov.b32") && (in.operands == "%0,%laneid" || in.operands == "%0,%%laneid"))
     return meaning::lane_id;
+  if (!load_type(m).empty() && in.operands == "%0,[%1]") return meaning::load;
   return meaning::none;
 }
 
-// The one output operand `[name] "=r" (expr)` of [b, e): the expression's token range.
-bool single_r_output(const context& cx, std::size_t b, std::size_t e, std::size_t& lp, std::size_t& rp) {
+// The one operand `[name] "C" (expr)` of [b, e), its constraint one of `constraints`: the
+// expression's token range.
+bool single_operand(const context& cx, std::size_t b, std::size_t e, std::size_t& lp, std::size_t& rp,
+                    std::initializer_list<std::string_view> constraints) {
   if (cx.is(b, "[") && cx.match[b] != npos) b = cx.match[b] + 1;
   if (b >= e || cx.toks[b].kind != token_kind::string_literal) return false;
   const std::string_view c = cx.toks[b].text;
-  if (c != "\"=r\"" && c != "\"=&r\"") return false;
+  if (std::find(constraints.begin(), constraints.end(), c) == constraints.end()) return false;
   lp = b + 1;
   if (!cx.is(lp, "(") || cx.match[lp] == npos || cx.match[lp] + 1 != e) return false;
   rp = cx.match[lp];
@@ -292,15 +321,29 @@ void rewrite_ptx(context& cx, std::size_t kw, std::size_t rp, const parsed_templ
   std::vector<meaning> meanings;
   for (const instruction& in : pt.insts) meanings.push_back(table_meaning(in));
   const auto lane_ids = std::count(meanings.begin(), meanings.end(), meaning::lane_id);
+  const auto loads = std::count(meanings.begin(), meanings.end(), meaning::load);
   std::size_t elp = 0, erp = 0;  // the parentheses around the output operand's expression
-  const bool operands_fit = lane_ids == 0 ? !non_empty(0) && !non_empty(1)
-                                          : lane_ids == 1 && !non_empty(1) && non_empty(0) &&
-                                                single_r_output(cx, sections[0].first, sections[0].second, elp, erp);
+  std::size_t ilp = 0, irp = 0;  // and around the input operand's (a load's address)
+  const auto output = [&](std::initializer_list<std::string_view> c) {
+    return non_empty(0) && single_operand(cx, sections[0].first, sections[0].second, elp, erp, c);
+  };
+  bool operands_fit = !non_empty(0) && !non_empty(1);
+  if (lane_ids + loads > 1 || (loads == 1 && pt.insts.size() != 1)) {
+    operands_fit = false;
+  } else if (lane_ids == 1) {
+    operands_fit = !non_empty(1) && output({"\"=r\"", "\"=&r\""});
+  } else if (loads == 1) {
+    operands_fit = output({"\"=r\"", "\"=l\"", "\"=h\"", "\"=f\"", "\"=d\""}) && non_empty(1) &&
+                   single_operand(cx, sections[1].first, sections[1].second, ilp, irp, {"\"l\""});
+  }
   // The error names the first instruction outside the table; else (operands that do not fit,
   // asm goto labels, namespace scope) the lane id read, or the first instruction.
   std::size_t bad = std::find(meanings.begin(), meanings.end(), meaning::none) - meanings.begin();
   if (bad == meanings.size() && (!operands_fit || namespace_scope || non_empty(3)))
-    bad = lane_ids > 0 ? std::find(meanings.begin(), meanings.end(), meaning::lane_id) - meanings.begin() : 0;
+    bad = lane_ids + loads > 0 ? std::find_if(meanings.begin(), meanings.end(),
+                                              [](meaning m) { return m == meaning::lane_id || m == meaning::load; }) -
+                                     meanings.begin()
+                               : 0;
   if (bad < pt.insts.size()) {
     const instruction& in = pt.insts[bad];
     cx.error(in.tok, "inline PTX cannot run on the CPU emulator: '" + name_of(in) + "' (" + hint(in) +
@@ -329,8 +372,11 @@ void rewrite_ptx(context& cx, std::size_t kw, std::size_t rp, const parsed_templ
       if (clobbers_memory) add(barrier);
     } else if (m == meaning::fence) {
       add("__atomic_thread_fence(5 /* __ATOMIC_SEQ_CST */)");
-    } else {
+    } else if (m == meaning::lane_id) {
       add("(" + cx.join(elp + 1, erp) + ") = ::cuemu::detail::lane_id()");
+    } else {
+      add("(" + cx.join(elp + 1, erp) + ") = *(const " + load_type(pt.insts[0].mnemonic) + "*)(" +
+          cx.join(ilp + 1, irp) + ")");
     }
   }
   if (stmts.empty() && clobbers_memory) add(barrier);  // only declarations: `{ .reg .pred p; }`

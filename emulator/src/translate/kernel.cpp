@@ -8,6 +8,7 @@
 // registers itself for cudaLaunchKernel:
 //   static const ::cuemu::detail::kernel_registrar __cuemu_kreg_N(
 //       static_cast<void (*)(TYPES)>(&NAME), "NAME");
+#include <algorithm>
 #include <string>
 
 #include "translate/declarator.h"
@@ -21,6 +22,7 @@ struct kernel_decl {
   bool name_has_targs = false;      // `k<float>`: explicit specialization or instantiation
   std::size_t header_lt = npos, header_gt = npos;  // `template < ... >` before the declaration
   bool instantiation = false;       // `template __global__ void k<float>(float*);`
+  std::size_t template_keyword = npos;  // its `template`
   std::size_t body = npos;          // `{` of a definition
   std::size_t semicolon = npos;     // `;` of a declaration
 };
@@ -99,6 +101,7 @@ void find_template_header(const context& cx, std::size_t marker, kernel_decl& d)
     const std::size_t p = k - 1;
     if (cx.is(p, "template")) {
       d.instantiation = true;
+      d.template_keyword = p;
       return;
     }
     if (cx.is_ident(p) || cx.toks[p].kind == token_kind::string_literal) {
@@ -160,19 +163,35 @@ std::string registrar(context& cx, const std::string& types, const std::string& 
 
 }  // namespace
 
-void rewrite_kernel(context& cx, std::size_t marker) {
+std::size_t rewrite_kernel(context& cx, std::size_t marker, const scope_info& scope, const options& opts) {
   const token& m = cx.toks[marker];
   cx.edits.replace(m.offset, m.end(), std::string(m.text.size(), ' '));
   const auto fail = [&](const std::string& why) {
     cx.error(marker, "cannot rewrite this __global__ function: " + why);
+    return marker + 1;
   };
   kernel_decl d;
   std::string why = find_declarator(cx, marker, d);
   if (why.empty()) why = find_body(cx, d);
   if (!why.empty()) return fail(why);
   find_template_header(cx, marker, d);
-  if (d.body == npos && !d.instantiation) return;  // a plain declaration: marker removed only
   const std::string name = cx.join(d.name_first, d.lparen);
+  const bool two_pass = opts.compile_pass != pass::single;
+  const bool host_pass = opts.compile_pass == pass::host;
+  const std::size_t start = cx.declaration_start(marker);
+  std::vector<std::size_t> statics;
+  for (std::size_t j = start; j < d.name_first; ++j)
+    if (cx.is(j, "static")) statics.push_back(j);
+  const bool has_header = d.header_lt != npos;
+  const bool template_params = has_header && d.header_gt > d.header_lt + 1;
+  if (opts.compile_pass == pass::host && d.instantiation) {  // the device pass instantiates it
+    const std::size_t last = d.body != npos ? cx.match[d.body] : d.semicolon;
+    if (d.template_keyword < marker) cx.blank(d.template_keyword, marker - 1);
+    if (marker < last) cx.blank(marker + 1, last);
+    return last + 1;
+  }
+  if (d.body == npos && !d.instantiation && !(two_pass && (!statics.empty() || scope.anonymous)))
+    return marker + 1;  // a plain declaration: marker removed only
 
   // Function parameters; `()` and `(void)` have none.
   std::vector<parameter> params;
@@ -191,12 +210,44 @@ void rewrite_kernel(context& cx, std::size_t marker) {
   for (std::size_t k = 0; k < params.size(); ++k)
     types += (k ? ", " : "") + join_without(cx, params[k].first, params[k].last, params[k].name);
 
-  const bool has_header = d.header_lt != npos;
-  const bool template_params = has_header && d.header_gt > d.header_lt + 1;
+
+  // In a two-pass build the host pass only declares the kernel; the device pass defines it. An
+  // internal-linkage kernel stays so in the device pass (templates instantiated on it stay apart
+  // from another unit's), which publishes its address under a name of the unit; the host pass
+  // declares the kernel as a reference to that.
+  std::string published;
+  if (two_pass && !d.instantiation && (!statics.empty() || scope.anonymous)) {
+    if (scope.anonymous || template_params || d.name_has_targs)
+      return fail("a kernel with internal linkage (" +
+                  std::string(scope.anonymous ? "in an anonymous namespace" : "a static template") +
+                  ") in a file whose host and device passes differ (it tests __CUDA_ARCH__) is not "
+                  "supported; give it external linkage");
+    const std::string label = unit_symbol(cx, d.name_first, opts, types);
+    const std::string pointer = "void (*const " + label + ")(" + types + ")";
+    if (host_pass) {
+      const std::size_t last = d.body != npos ? cx.match[d.body] : d.semicolon;
+      std::string text;
+      if (std::find(cx.declared.begin(), cx.declared.end(), label) == cx.declared.end()) {
+        cx.declared.push_back(label);
+        text = "extern \"C\" " + pointer + "; static void (&" + name + ")(" + types + ") = *" + label + ";";
+      }
+      if (start < marker) cx.blank(start, marker - 1, std::move(text));
+      else cx.edits.insert(cx.toks[marker].offset, std::move(text));
+      if (marker < last) cx.blank(marker + 1, last);
+      return last + 1;
+    }
+    if (d.body == npos) return marker + 1;
+    published = " extern \"C\" " + pointer + " = &" + name + ";";
+  }
+
   if (d.body == npos) {
     // A declaration: only an explicit instantiation needs something (its registrar).
     if (d.instantiation) cx.edits.insert(cx.toks[d.semicolon].end(), registrar(cx, types, name));
-    return;
+    return marker + 1;
+  }
+  if (host_pass) {
+    cx.blank(d.body, cx.match[d.body], ";");
+    return cx.match[d.body] + 1;
   }
 
   // Template arguments naming every template parameter, for &NAME<TARGS>.
@@ -242,7 +293,8 @@ void rewrite_kernel(context& cx, std::size_t marker) {
                   "static_cast<void (*)(" + decltypes + ")>(&" + name + targs + ")>(" +
                       quoted(name) + ", __PRETTY_FUNCTION__" + args + "); return; }");
   if (!template_params)
-    cx.edits.insert(cx.toks[cx.match[d.body]].end(), registrar(cx, types, name));
+    cx.edits.insert(cx.toks[cx.match[d.body]].end(), registrar(cx, types, name) + published);
+  return marker + 1;
 }
 
 }  // namespace cuemu::translate

@@ -12,25 +12,29 @@
 namespace cuemu::translate {
 namespace {
 
+enum class scope_kind { other, named_namespace, anonymous_namespace };
+
 // `{` at i opens a namespace-like scope: `namespace [a::b] [attrs] {`, `inline namespace X {`,
-// `extern "C" {`, `extern "C++" {`.
-bool opens_namespace_scope(const context& cx, std::size_t i) {
+// `extern "C" {`, `extern "C++" {`; `namespace {` is anonymous.
+scope_kind opened_scope(const context& cx, std::size_t i) {
   if (i >= 2 && cx.toks[i - 1].kind == token_kind::string_literal && cx.is(i - 2, "extern"))
-    return true;
+    return scope_kind::named_namespace;
   std::size_t j = i;
+  bool named = false;
   while (j > 0) {
     const std::size_t p = j - 1;
-    if (cx.is(p, "namespace")) return true;
+    if (cx.is(p, "namespace")) return named ? scope_kind::named_namespace : scope_kind::anonymous_namespace;
     if (cx.is_name(p) || cx.is(p, "::")) {
+      named = true;
       j = p;
     } else if (cx.is(p, ")") && cx.match[p] != npos && cx.match[p] > 0 &&
                cx.skip_attribute(cx.match[p] - 1) == p + 1) {
       j = cx.match[p] - 1;  // __attribute__((...)) on the namespace
     } else {
-      return false;
+      return scope_kind::other;
     }
   }
-  return false;
+  return scope_kind::other;
 }
 
 }  // namespace
@@ -41,16 +45,24 @@ result rewrite(std::string_view preprocessed, std::string_view file_name) {
 
 result rewrite(std::string_view preprocessed, std::string_view file_name, const options& opts) {
   context cx(preprocessed, file_name);
-  std::vector<bool> scope_is_namespace;  // one entry per open `{`
+  std::vector<scope_kind> scopes;  // one entry per open `{`
+  const auto scope = [&] {
+    scope_info s{true, false};
+    for (scope_kind k : scopes) {
+      s.namespace_scope &= k != scope_kind::other;
+      s.anonymous |= k == scope_kind::anonymous_namespace;
+    }
+    return s;
+  };
   std::size_t attribute_end = 0;         // tokens before this index are inside __attribute__
   std::size_t config_end = 0;            // end of the last launch's configuration
   for (std::size_t i = 0; i < cx.size(); ++i) {
     const token& t = cx.toks[i];
     if (t.kind == token_kind::punctuator) {
       if (t.is("{")) {
-        scope_is_namespace.push_back(opens_namespace_scope(cx, i));
+        scopes.push_back(opened_scope(cx, i));
       } else if (t.is("}")) {
-        if (!scope_is_namespace.empty()) scope_is_namespace.pop_back();
+        if (!scopes.empty()) scopes.pop_back();
       } else if (t.is("<<") && cx.is(i + 1, "<") && cx.adjacent(i, i + 1) && !cx.is(i - 1, "operator")) {
         if (i < config_end) {
           cx.error(i, "a kernel launch inside another launch's <<<...>>> configuration is not supported");
@@ -66,21 +78,21 @@ result rewrite(std::string_view preprocessed, std::string_view file_name, const 
     } else if (t.is("__noinline__")) {
       if (i >= attribute_end) cx.edits.replace(t.offset, t.end(), "__attribute__((noinline))");
     } else if (t.is("__cuemu_shared__")) {
-      const bool ns = std::all_of(scope_is_namespace.begin(), scope_is_namespace.end(),
-                                  [](bool b) { return b; });
       // Continue after the declaration, but keep tracking the braces it contains.
-      const std::size_t next = rewrite_shared(cx, i, ns, opts.shared_as_block_objects);
+      const std::size_t next = rewrite_shared(cx, i, scope().namespace_scope, opts.shared_as_block_objects);
       for (std::size_t k = i + 1; k < next && k < cx.size(); ++k) {
-        if (cx.is(k, "{")) scope_is_namespace.push_back(false);
-        if (cx.is(k, "}") && !scope_is_namespace.empty()) scope_is_namespace.pop_back();
+        if (cx.is(k, "{")) scopes.push_back(scope_kind::other);
+        if (cx.is(k, "}") && !scopes.empty()) scopes.pop_back();
       }
       i = next - 1;
     } else if (t.is("__cuemu_global__")) {
-      rewrite_kernel(cx, i);
+      // A body the host pass leaves out is skipped whole (its braces balance).
+      i = rewrite_kernel(cx, i, scope(), opts) - 1;
+    } else if (t.is("__cuemu_host__") || t.is("__cuemu_device__") || t.is("__cuemu_constant__") ||
+               t.is("__cuemu_managed__")) {
+      i = rewrite_space(cx, i, scope(), opts) - 1;
     } else if (t.is("asm") || t.is("__asm__") || t.is("__asm")) {
-      const bool ns = std::all_of(scope_is_namespace.begin(), scope_is_namespace.end(),
-                                  [](bool b) { return b; });
-      i = rewrite_asm(cx, i, ns);
+      i = rewrite_asm(cx, i, scope().namespace_scope);
     }
   }
   std::vector<std::size_t> rejected;

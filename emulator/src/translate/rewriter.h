@@ -20,7 +20,27 @@ struct result {
   std::vector<diagnostic> errors;
 };
 
+// nvcc compiles a .cu twice: a device pass (`__CUDA_ARCH__` defined) and a host pass. The driver
+// does the same when the two preprocessed texts differ, and links the two objects with the
+// device object's own symbols renamed apart (driver/passes.cpp), except kernels and device
+// variables, which the host pass only declares:
+//   host pass:   a __global__ function's body and a __device__ (not __host__) function's body are
+//                left out (nvcc's host compiler never sees them either); a namespace-scope
+//                __device__/__constant__/__managed__ variable becomes an extern declaration;
+//                explicit instantiations of kernels are left to the device pass;
+//   device pass: everything, as a single pass.
+// Kernels and device variables with internal linkage (`static`) get an assembler name unique to
+// the translation unit (options::unit) in both passes, so that the host pass can still name them.
+enum class pass { single, host, device };
+
 struct options {
+  pass compile_pass = pass::single;
+  // Names this translation unit in the assembler names of its internal-linkage kernels and
+  // device variables (two-pass builds only).
+  std::string unit;
+  // Markers in files under this directory (the emulator's own headers) are only removed.
+  std::string runtime_include_dir;
+
   // Lower every non-extern __shared__ variable to a reference to a per-block heap object
   // (`T (&name)[N] = ::cuemu::detail::block_shared<T [N]>([] {});`,
   // `T &name = ::cuemu::detail::block_shared<T>([] {});`) instead of a

@@ -23,26 +23,6 @@
 namespace cuemu::translate {
 namespace {
 
-// First token of the declaration containing index i: after the previous `;`, `{`, `}` or
-// directive.
-std::size_t declaration_start(const context& cx, std::size_t i) {
-  std::size_t s = i;
-  while (s > 0 && !cx.is(s - 1, ";") && !cx.is(s - 1, "{") && !cx.is(s - 1, "}") &&
-         !cx.directive_within(cx.toks[s - 1].end(), cx.toks[s].offset))
-    --s;
-  return s;
-}
-
-// The `;` ending the declaration that contains index i (groups skipped), or npos.
-std::size_t declaration_end(const context& cx, std::size_t i) {
-  for (std::size_t j = i; j < cx.size(); ++j) {
-    if (cx.is(j, ";")) return j;
-    if ((cx.is(j, "(") || cx.is(j, "[") || cx.is(j, "{")) && cx.match[j] != npos) j = cx.match[j];
-    else if (cx.is(j, "}") || cx.is(j, ")") || cx.is(j, "]")) return npos;
-  }
-  return npos;
-}
-
 constexpr const char* extern_form = "extern __shared__ must declare an unsized array: 'extern __shared__ T name[];'";
 
 std::size_t rewrite_extern_shared(context& cx, std::size_t start, std::size_t marker, std::size_t end,
@@ -214,7 +194,7 @@ constexpr const char* initializer_error =
 // per declarator, bound to this block's instance.
 std::size_t rewrite_shared_as_block_objects(context& cx, std::size_t start, std::size_t marker,
                                             bool namespace_scope) {
-  const std::size_t end = declaration_end(cx, marker);
+  const std::size_t end = cx.declaration_end(marker);
   if (end == npos) {
     cx.error(marker, "__shared__ declaration without a terminating ';'");
     return marker + 1;
@@ -263,7 +243,7 @@ std::size_t rewrite_shared_as_block_objects(context& cx, std::size_t start, std:
 }  // namespace
 
 std::size_t rewrite_shared(context& cx, std::size_t marker, bool namespace_scope, bool block_objects) {
-  const std::size_t start = declaration_start(cx, marker);
+  const std::size_t start = cx.declaration_start(marker);
   bool is_extern = false, is_static = false;
   for (std::size_t j = start; j < marker; ++j) {
     is_extern |= cx.is(j, "extern");
@@ -282,7 +262,7 @@ std::size_t rewrite_shared(context& cx, std::size_t marker, bool namespace_scope
     is_static |= cx.is(j, "static");
   }
   if (is_extern) {
-    const std::size_t end = declaration_end(cx, marker);
+    const std::size_t end = cx.declaration_end(marker);
     if (end == npos) {
       cx.error(marker, "extern __shared__ declaration without a terminating ';'");
       return marker + 1;
@@ -291,7 +271,7 @@ std::size_t rewrite_shared(context& cx, std::size_t marker, bool namespace_scope
   }
   if (block_objects) return rewrite_shared_as_block_objects(cx, start, marker, namespace_scope);
   // Default mode: only an initializer is checked (when the declaration parses that far).
-  const std::size_t end = declaration_end(cx, marker);
+  const std::size_t end = cx.declaration_end(marker);
   if (end != npos) {
     const shared_declaration d = parse_shared(cx, start, marker, end);
     if (d.initializer != npos) {

@@ -11,6 +11,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -337,4 +339,91 @@ TEST(Driver, SignalsReachTheProgramAndNothingIsLeftBehind) {
     EXPECT_NE(std::system(left.c_str()), 0) << "a process was left running";
     EXPECT_EQ(std::system(("test -z \"$(ls -A " + tmp + ")\"").c_str()), 0) << "left in " << tmp;
   }
+}
+
+namespace {
+
+std::string expected(const char* name) {
+  std::ifstream f(std::string(EXPECTED_DIR) + "/" + name);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// The program's output without the driver's own lines (`cuemu: running the memcheck build`).
+std::string without_driver_lines(const std::string& out) {
+  std::istringstream in(out);
+  std::string line, kept;
+  while (std::getline(in, line))
+    if (line.rfind("cuemu: ", 0) != 0) kept += line + "\n";
+  return kept;
+}
+
+}  // namespace
+
+// nvcc compiles a .cu twice; __CUDA_ARCH__ is the architecture in device code and undefined in
+// host code, for the same __host__ __device__ function. Expectations recorded on an H200.
+TEST(CudaArch, DeviceCodeSeesTheArchitectureHostCodeNone) {
+  const result r = cuemu("run " + program("cuda_arch.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, expected("cuda_arch.sm_90.txt"));
+  const result r80 = cuemu("run -arch=sm_80 " + program("cuda_arch.cu"));
+  EXPECT_EQ(r80.status, 0) << r80.out;
+  EXPECT_EQ(r80.out, expected("cuda_arch.sm_80.txt"));
+}
+
+TEST(CudaArch, SameUnderEveryCheckingMode) {
+  const result r = cuemu("run --check=all " + program("cuda_arch.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(without_driver_lines(r.out), expected("cuda_arch.sm_90.txt") + expected("cuda_arch.sm_90.txt")) << r.out;
+  EXPECT_TRUE(has(r, "cuemu: checking summary: memcheck+synccheck: clean, racecheck+synccheck: clean")) << r.out;
+}
+
+// Internal-linkage kernels and device variables of the same names in two files stay apart,
+// built together or compiled separately and linked.
+TEST(CudaArch, InternalLinkageStaysWithinItsFile) {
+  const result r = cuemu("run " + program("arch_unit_a.cu") + " " + program("arch_unit_b.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, expected("arch_units.txt"));
+  const std::string dir = testing::TempDir();
+  for (const char* unit : {"a", "b"}) {
+    const result c = cuemu(std::string("cc -c ") + program((std::string("arch_unit_") + unit + ".cu").c_str()) +
+                           " -o " + dir + "/arch_unit_" + unit + ".o");
+    ASSERT_EQ(c.status, 0) << c.out;
+  }
+  const result l = cuemu("cc " + dir + "/arch_unit_a.o " + dir + "/arch_unit_b.o -o " + dir + "/arch_units");
+  ASSERT_EQ(l.status, 0) << l.out;
+  FILE* p = popen((dir + "/arch_units").c_str(), "r");
+  std::string out;
+  char buf[256];
+  while (p && std::fgets(buf, sizeof buf, p)) out += buf;
+  if (p) pclose(p);
+  EXPECT_EQ(out, expected("arch_units.txt"));
+}
+
+// Two passes only when the preprocessed texts differ: a file that never tests __CUDA_ARCH__ is
+// compiled once.
+TEST(CudaArch, OneCompilationWhenNothingTestsIt) {
+  const auto compilations = [](const result& r) {
+    int n = 0;
+    for (std::size_t at = r.out.find(" -c -x c++-cpp-output"); at != std::string::npos;
+         at = r.out.find(" -c -x c++-cpp-output", at + 1))
+      ++n;
+    return n;
+  };
+  const result one = cuemu("cc -c -v " + program("hello.cu") + " -o " + testing::TempDir() + "/hello_v.o");
+  EXPECT_EQ(one.status, 0) << one.out;
+  EXPECT_EQ(compilations(one), 1) << one.out;
+  const result two = cuemu("cc -c -v " + program("cuda_arch.cu") + " -o " + testing::TempDir() + "/cuda_arch_v.o");
+  EXPECT_EQ(two.status, 0) << two.out;
+  EXPECT_EQ(compilations(two), 2) << two.out;
+}
+
+// The GPU's own words for a trap (recorded on an H200: expected/trap.txt).
+TEST(Driver, TrapReportsWhatTheGpuReports) {
+  const std::string gpu = expected("trap.txt");
+  const std::string first_line = gpu.substr(0, gpu.find('\n') + 1);
+  const result r = cuemu("run " + program("trap.cu"));
+  EXPECT_TRUE(has(r, first_line)) << r.out;
+  EXPECT_NE(gpu.find("exit status " + std::to_string(r.status)), std::string::npos) << r.out;
 }

@@ -56,7 +56,7 @@ def targets(samples):
     if samples:
         S = os.path.join(samples, "Samples")
         common = ["-I", os.path.join(samples, "Common")]
-        arch = ["-D__CUDA_ARCH__=900"]
+        arch = []  # cuemu gives device code __CUDA_ARCH__, as nvcc does
         red = os.path.join(S, "2_Concepts_and_Techniques", "reduction")
         t += [
             ("reduction", red, ["reduction_kernel.cu"], common + arch + ["reduction.cpp", "reduction_kernel.cu"],

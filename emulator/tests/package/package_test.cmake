@@ -1,4 +1,5 @@
-# cmake -DBUILD_DIR=... -DPROJECT_DIR=... -DWORK_DIR=... -DPROGRAM=... -P package_test.cmake
+# cmake -DBUILD_DIR=... -DPROJECT_DIR=... -DWORK_DIR=... -DPROGRAM=... -DARCH_PROGRAM=...
+#       -DARCH_EXPECTED=... -P package_test.cmake
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 function(run)
@@ -9,9 +10,17 @@ function(run)
   set(last_output "${out}" PARENT_SCOPE)
 endfunction()
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
-file(COPY ${PROGRAM} DESTINATION ${WORK_DIR}/src)
+file(COPY ${PROGRAM} ${ARCH_PROGRAM} DESTINATION ${WORK_DIR}/src)
 file(COPY ${PROJECT_DIR}/CMakeLists.txt DESTINATION ${WORK_DIR}/src)
 run(${CMAKE_COMMAND} -S ${WORK_DIR}/src -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix)
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${WORK_DIR}/build/hello)
-message("${last_output}")
+set(hello_output "${last_output}")
+# A file whose host and device passes differ (__CUDA_ARCH__), built by cuemu_add_executable:
+# its output is the H200's.
+run(${WORK_DIR}/build/cuda_arch)
+file(READ ${ARCH_EXPECTED} expected)
+if(NOT last_output STREQUAL expected)
+  message(FATAL_ERROR "cuda_arch through cuemu_add_executable printed\n${last_output}\nexpected (H200)\n${expected}")
+endif()
+message("${hello_output}")

@@ -14,9 +14,8 @@ cuemu=${2:-${CUEMU:-$root/build/bin/cuemu}}
 [ -x "$cuemu" ] || { echo "run_samples.sh: no cuemu at $cuemu (build it, or pass its path)" >&2; exit 2; }
 S=$samples/Samples
 common="-I $samples/Common"
-# nvcc defines __CUDA_ARCH__ in device code; two samples compile their device code only when
-# it is >= 700/800, and cuemu does not define it, so those two get it explicitly.
-arch="-D__CUDA_ARCH__=900"
+
+
 logdir=$(mktemp -d /tmp/cuemu-samples.XXXXXX)
 pass=0; fail=0
 printf '%-26s %-6s %8s  %s\n' SAMPLE RESULT SECONDS "RESULT LINE"
@@ -36,8 +35,8 @@ run() {
 run vectorAdd                0_Introduction/vectorAdd                  'Test PASSED'        vectorAdd.cu
 run matrixMul                0_Introduction/matrixMul                  'Result = PASS'      matrixMul.cu
 run transpose                6_Performance/transpose                   'Test passed'        transpose.cu
-run reduction                2_Concepts_and_Techniques/reduction       'Test passed'        $arch reduction.cpp reduction_kernel.cu
-run reduction-cg             2_Concepts_and_Techniques/reduction       'Test passed'        $arch reduction.cpp reduction_kernel.cu -- --kernel=9 --n=1048576
+run reduction                2_Concepts_and_Techniques/reduction       'Test passed'        reduction.cpp reduction_kernel.cu
+run reduction-cg             2_Concepts_and_Techniques/reduction       'Test passed'        reduction.cpp reduction_kernel.cu -- --kernel=9 --n=1048576
 run shfl_scan                2_Concepts_and_Techniques/shfl_scan       'CheckSum: 2073600'  shfl_scan.cu
 run simpleVoteIntrinsics     0_Introduction/simpleVoteIntrinsics       'Shutting down'      simpleVoteIntrinsics.cu
 run simpleAtomicIntrinsics   0_Introduction/simpleAtomicIntrinsics     'returned OK'        simpleAtomicIntrinsics.cu simpleAtomicIntrinsics_cpu.cpp
@@ -46,7 +45,7 @@ run simpleTemplates          0_Introduction/simpleTemplates            '0 Failur
 run simpleCooperativeGroups  0_Introduction/simpleCooperativeGroups    '\.\.\.Done\.'       simpleCooperativeGroups.cu
 run simplePrintf             0_Introduction/simplePrintf               'Value is:10'        simplePrintf.cu
 run threadFenceReduction     2_Concepts_and_Techniques/threadFenceReduction 'GPU result'   threadFenceReduction.cu
-run warpAggregatedAtomicsCG  3_CUDA_Features/warpAggregatedAtomicsCG   'Atomics PASSED'     $arch warpAggregatedAtomicsCG.cu
+run warpAggregatedAtomicsCG  3_CUDA_Features/warpAggregatedAtomicsCG   'Atomics PASSED'     warpAggregatedAtomicsCG.cu
 run fp16ScalarProduct        0_Introduction/fp16ScalarProduct          'fp16ScalarProduct PASSED'  fp16ScalarProduct.cu
 
 echo "passed $pass, failed $fail (logs in $logdir)"
