@@ -33,7 +33,7 @@ void forward_termination_signals() {
 int termination_signal() { return g_stop_signal; }
 
 int run_process(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                bool verbose, const std::string& stdout_path) {
+                bool verbose, const std::string& stdout_path, const std::string& stderr_path) {
   if (verbose) {
     std::string line;
     for (const auto& e : env) line += e + " ";
@@ -52,6 +52,11 @@ int run_process(const std::vector<std::string>& argv, const std::vector<std::str
     if (!stdout_path.empty()) {
       const int fd = open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
       if (fd < 0 || dup2(fd, 1) < 0) _exit(127);
+      close(fd);
+    }
+    if (!stderr_path.empty()) {
+      const int fd = open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      if (fd < 0 || dup2(fd, 2) < 0) _exit(127);
       close(fd);
     }
     for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));

@@ -8,9 +8,9 @@ namespace cuemu::driver {
 
 // Runs argv[0] (searched in PATH) with argv, extra environment entries NAME=VALUE added.
 // Returns the exit status, or 128 + signal number if it was killed by a signal.
-// With `stdout_path`, the program's standard output goes to that file.
+// With `stdout_path` (`stderr_path`), the program's standard output (error) goes to that file.
 int run_process(const std::vector<std::string>& argv, const std::vector<std::string>& env = {},
-                bool verbose = false, const std::string& stdout_path = "");
+                bool verbose = false, const std::string& stdout_path = "", const std::string& stderr_path = "");
 
 // SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the driver go on to the process it runs (which is
 // waited for); termination_signal() then returns the signal, and the driver cleans up and ends

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cuemu_paths.h"
+#include "driver/headers.h"
 #include "driver/passes.h"
 #include "driver/process.h"
 #include "translate/rewriter.h"
@@ -116,6 +117,13 @@ paths locate_paths() {
 
 namespace {
 
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
 int preprocess_cu(const options& o, const paths& p, variant v, const std::string& in, bool device_pass,
                   const std::string& out, const std::string& depfile, const std::string& dep_target) {
   if (!exists(in)) {
@@ -131,15 +139,22 @@ int preprocess_cu(const options& o, const paths& p, variant v, const std::string
   if (device_pass) cmd.push_back("-D__CUDA_ARCH__=" + std::to_string(o.arch * 10));
   for (const auto& f : o.preprocessor) cmd.push_back(f);
   if (!depfile.empty()) cmd.insert(cmd.end(), {"-MD", "-MF", depfile, "-MT", dep_target.empty() ? out : dep_target});
-  cmd.insert(cmd.end(), {in, "-o", out});
-  return run_process(cmd, {}, o.verbose) == 0 ? 0 : 2;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
+  cmd.push_back(in);
+  // The preprocessor's messages wait until it is known whether a toolkit header leaked in: then
+  // that is the error (the toolkit's own #errors and failures would only hide it). Its output
+  // goes to stdout, which is kept when it fails (-o's file would be removed).
+  const std::string messages = out + ".stderr";
+  const int rc = run_process(cmd, {}, o.verbose, out, messages);
+  const std::vector<std::string> leaks = toolkit_header_errors(read_file(out), p.include_dir);
+  const std::string text = read_file(messages);
+  std::remove(messages.c_str());
+  if (!leaks.empty()) {
+    for (const auto& e : leaks) std::fprintf(stderr, "%s\n", e.c_str());
+    if (o.verbose) std::fputs(text.c_str(), stderr);
+    return 2;
+  }
+  std::fputs(explain_missing_headers(text).c_str(), stderr);
+  return rc == 0 ? 0 : 2;
 }
 
 int translate_text(const options&, const paths& p, variant v, const std::string& in,
@@ -239,9 +254,24 @@ int compile_cpp(const options& o, const paths& p, variant v, const std::string& 
   for (const auto& d : nvcc_macros(o, false)) cmd.push_back(d);
   for (const auto& f : o.preprocessor) cmd.push_back(f);
   for (const auto& f : base_flags(o, v)) cmd.push_back(f);
-  if (!depfile.empty()) cmd.insert(cmd.end(), {"-MD", "-MF", depfile, "-MT", o.dep_target.empty() ? out : o.dep_target});
+  // The dependencies tell whether a toolkit header leaked in (headers.h).
+  const std::string deps = depfile.empty() ? out + ".deps" : depfile;
+  cmd.insert(cmd.end(), {"-MD", "-MF", deps, "-MT", o.dep_target.empty() ? out : o.dep_target});
   cmd.insert(cmd.end(), {in, "-o", out});
-  return run_process(cmd, {}, o.verbose) == 0 ? 0 : 2;
+  const std::string messages = out + ".stderr";
+  const int rc = run_process(cmd, {}, o.verbose, "", messages);
+  const std::vector<std::string> leaks = toolkit_dependency_errors(read_file(deps), in, p.include_dir);
+  const std::string text = read_file(messages);
+  std::remove(messages.c_str());
+  if (depfile.empty()) std::remove(deps.c_str());
+  if (!leaks.empty()) {
+    for (const auto& e : leaks) std::fprintf(stderr, "%s\n", e.c_str());
+    if (o.verbose) std::fputs(text.c_str(), stderr);
+    std::remove(out.c_str());
+    return 2;
+  }
+  std::fputs(explain_missing_headers(text).c_str(), stderr);
+  return rc == 0 ? 0 : 2;
 }
 
 int write_defaults_source(const options& o, const std::string& out) {

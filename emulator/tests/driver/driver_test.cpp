@@ -5,6 +5,7 @@
 #include "run_cuemu.h"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -426,4 +427,55 @@ TEST(Driver, TrapReportsWhatTheGpuReports) {
   const result r = cuemu("run " + program("trap.cu"));
   EXPECT_TRUE(has(r, first_line)) << r.out;
   EXPECT_NE(gpu.find("exit status " + std::to_string(r.status)), std::string::npos) << r.out;
+}
+
+// A CUDA toolkit's headers never stand in for the emulator's: including one (found through -I,
+// -isystem or a default directory) is an error naming the header and the including line; the
+// toolkit header's own failures are not shown. A fake toolkit (a directory with
+// cuda_runtime_api.h) makes this independent of the machine.
+TEST(ToolkitHeaders, AToolkitHeaderIsAnErrorNamingItAndTheLine) {
+  const std::string dir = testing::TempDir() + "/fake_toolkit";
+  std::system(("mkdir -p '" + dir + "/include/cuda' '" + dir + "/src'").c_str());
+  std::ofstream(dir + "/include/cuda_runtime_api.h") << "#error the toolkit's runtime header\n";
+  std::ofstream(dir + "/include/fancy_intrinsics.h") << "#error the toolkit's own failure\n#include <cuda/thing>\n";
+  std::ofstream(dir + "/include/cuda/thing") << "asm(\"bar.sync 0;\");\n";
+  std::ofstream(dir + "/src/uses.cu") << "#include <cstdio>\n\n#include <fancy_intrinsics.h>\nint main() { return 0; }\n";
+  std::ofstream(dir + "/src/uses.cpp") << "#include <cuda/thing>\nint f() { return 1; }\n";
+  std::ofstream(dir + "/src/main.cu") << "int f();\nint main() { return f() - 1; }\n";
+  for (const char* flag : {"-I", "-isystem "}) {
+    const result r = cuemu(std::string("run ") + flag + "'" + dir + "/include' '" + dir + "/src/uses.cu'");
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_TRUE(has(r, dir + "/src/uses.cu:3: error: cuemu does not provide <fancy_intrinsics.h>; the CUDA toolkit's copy found at "))
+        << r.out;
+    EXPECT_FALSE(has(r, "the toolkit's own failure")) << r.out;
+    EXPECT_FALSE(has(r, "<cuda/thing>")) << r.out;  // included by the toolkit itself: not another error
+  }
+  const result c = cuemu("run -I '" + dir + "/include' '" + dir + "/src/main.cu' '" + dir + "/src/uses.cpp'");
+  EXPECT_EQ(c.status, 2) << c.out;
+  EXPECT_TRUE(has(c, dir + "/src/uses.cpp: error: cuemu does not provide <cuda/thing>")) << c.out;
+  // The emulator's own headers come first: cuda_runtime_api.h of the toolkit is never reached.
+  const result ok = cuemu("run -I '" + dir + "/include' " + program("cuda_arch.cu"));
+  EXPECT_EQ(ok.status, 0) << ok.out;
+  EXPECT_EQ(ok.out, expected("cuda_arch.sm_90.txt"));
+}
+
+TEST(ToolkitHeaders, TheMachinesToolkitDoesNotLeakIn) {
+  struct stat st;
+  if (stat("/usr/local/include/cuda_runtime_api.h", &st) != 0) GTEST_SKIP() << "no toolkit in /usr/local/include";
+  const std::string src = testing::TempDir() + "/uses_curand.cu";
+  std::ofstream(src) << "#include <curand_kernel.h>\n__global__ void k(curandState* s) { curand_init(1, 0, 0, s); }\n"
+                        "int main() { return 0; }\n";
+  const result r = cuemu("run " + src);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_TRUE(has(r, src + ":1: error: cuemu does not provide <curand_kernel.h>; the CUDA toolkit's copy found at "
+                             "/usr/local/include/curand_kernel.h is not used"))
+      << r.out;
+}
+
+TEST(ToolkitHeaders, AMissingCudaHeaderIsNamedAsOneCuemuLacks) {
+  const std::string src = testing::TempDir() + "/uses_missing.cu";
+  std::ofstream(src) << "\n#include <cuda/not_a_header_anywhere>\nint main() { return 0; }\n";
+  const result r = cuemu("run " + src);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_TRUE(has(r, src + ":2: error: cuemu does not provide <cuda/not_a_header_anywhere>\n")) << r.out;
 }
