@@ -14,6 +14,9 @@
 
 #include "builtin_types.h"
 #include "cuda_runtime_api.h"
+#include "channel_descriptor.h"
+#include "texture_indirect_functions.h"
+#include "texture_types.h"
 #include "device_launch_parameters.h"
 #include "vector_functions.h"
 #include "cuemu/atomic_functions.h"
@@ -21,6 +24,7 @@
 #include "cuemu/launch.h"
 #include "cuemu/shared_memory.h"
 #include "cuemu/sync_functions.h"
+#include "cuemu/ptx.h"
 
 #ifdef __cplusplus
 

@@ -274,6 +274,61 @@ __CUEMU_DF__ unsigned long long __globaltimer() noexcept {
                                              std::chrono::system_clock::now().time_since_epoch())
                                              .count());
 }
+// SIMD video intrinsics on 2 x 16-bit and 4 x 8-bit lanes of an unsigned int.
+namespace cuemu::detail {
+template <int Bits, bool Signed, class F>
+inline __host__ __device__ unsigned int simd(unsigned int a, unsigned int b, F f) noexcept {
+  unsigned int r = 0;
+  for (int k = 0; k < 32; k += Bits) {
+    const unsigned int mask = (1u << Bits) - 1u;
+    int x = static_cast<int>((a >> k) & mask), y = static_cast<int>((b >> k) & mask);
+    if (Signed) {
+      if (x & (1 << (Bits - 1))) x -= 1 << Bits;
+      if (y & (1 << (Bits - 1))) y -= 1 << Bits;
+    }
+    r |= (static_cast<unsigned int>(f(x, y)) & mask) << k;
+  }
+  return r;
+}
+}  // namespace cuemu::detail
+#define CUEMU_SIMD(name, bits, is_signed, expr)                                         \
+  __CUEMU_DF__ unsigned int name(unsigned int a, unsigned int b) noexcept {            \
+    return ::cuemu::detail::simd<bits, is_signed>(a, b, [](int x, int y) { return expr; }); \
+  }
+CUEMU_SIMD(__vmins2, 16, true, x < y ? x : y)
+CUEMU_SIMD(__vminu2, 16, false, x < y ? x : y)
+CUEMU_SIMD(__vmaxs2, 16, true, x > y ? x : y)
+CUEMU_SIMD(__vmaxu2, 16, false, x > y ? x : y)
+CUEMU_SIMD(__vmins4, 8, true, x < y ? x : y)
+CUEMU_SIMD(__vminu4, 8, false, x < y ? x : y)
+CUEMU_SIMD(__vmaxs4, 8, true, x > y ? x : y)
+CUEMU_SIMD(__vmaxu4, 8, false, x > y ? x : y)
+CUEMU_SIMD(__vadd2, 16, false, x + y)
+CUEMU_SIMD(__vadd4, 8, false, x + y)
+CUEMU_SIMD(__vsub2, 16, false, x - y)
+CUEMU_SIMD(__vsub4, 8, false, x - y)
+CUEMU_SIMD(__vabsdiffs2, 16, true, x > y ? x - y : y - x)
+CUEMU_SIMD(__vabsdiffu2, 16, false, x > y ? x - y : y - x)
+CUEMU_SIMD(__vabsdiffs4, 8, true, x > y ? x - y : y - x)
+CUEMU_SIMD(__vabsdiffu4, 8, false, x > y ? x - y : y - x)
+#undef CUEMU_SIMD
+
+// Address-space conversions. Every space is ordinary memory here: a generic address is the
+// address in each space, and every address counts as global (so libraries take their portable
+// paths rather than those built on shared-memory-only instructions).
+__CUEMU_DF__ size_t __cvta_generic_to_global(const void* p) noexcept { return reinterpret_cast<size_t>(p); }
+__CUEMU_DF__ size_t __cvta_generic_to_shared(const void* p) noexcept { return reinterpret_cast<size_t>(p); }
+__CUEMU_DF__ size_t __cvta_generic_to_constant(const void* p) noexcept { return reinterpret_cast<size_t>(p); }
+__CUEMU_DF__ size_t __cvta_generic_to_local(const void* p) noexcept { return reinterpret_cast<size_t>(p); }
+__CUEMU_DF__ void* __cvta_global_to_generic(size_t a) noexcept { return reinterpret_cast<void*>(a); }
+__CUEMU_DF__ void* __cvta_shared_to_generic(size_t a) noexcept { return reinterpret_cast<void*>(a); }
+__CUEMU_DF__ void* __cvta_constant_to_generic(size_t a) noexcept { return reinterpret_cast<void*>(a); }
+__CUEMU_DF__ void* __cvta_local_to_generic(size_t a) noexcept { return reinterpret_cast<void*>(a); }
+__CUEMU_DF__ unsigned int __isGlobal(const void*) noexcept { return 1; }
+__CUEMU_DF__ unsigned int __isShared(const void*) noexcept { return 0; }
+__CUEMU_DF__ unsigned int __isConstant(const void*) noexcept { return 0; }
+__CUEMU_DF__ unsigned int __isLocal(const void*) noexcept { return 0; }
+
 // Sleeps the calling OS thread (at most 1 ms, like the GPU's bound).
 __CUEMU_DF__ void __nanosleep(unsigned int ns) noexcept {
   std::this_thread::sleep_for(std::chrono::nanoseconds(ns < 1000000u ? ns : 1000000u));

@@ -65,6 +65,17 @@ bool context::directive_within(std::size_t begin, std::size_t end) const {
   return it != directive_offsets.end() && *it < end;
 }
 
+bool context::pragma_within(std::size_t begin, std::size_t end) const {
+  for (auto it = std::lower_bound(directive_offsets.begin(), directive_offsets.end(), begin);
+       it != directive_offsets.end() && *it < end; ++it) {
+    std::size_t k = *it + 1;
+    while (k < src.size() && (src[k] == ' ' || src[k] == '\t')) ++k;
+    const bool marker = k < src.size() && ((src[k] >= '0' && src[k] <= '9') || src.compare(k, 4, "line") == 0);
+    if (!marker) return true;
+  }
+  return false;
+}
+
 void context::error(std::size_t tok, std::string message) {
   error_at_line(tok < toks.size() ? toks[tok].line : (toks.empty() ? 1 : toks.back().line),
                 std::move(message));
@@ -141,7 +152,7 @@ std::size_t context::skip_attribute(std::size_t i) const {
 std::size_t context::declaration_start(std::size_t i) const {
   std::size_t s = i;
   while (s > 0 && !is(s - 1, ";") && !is(s - 1, "{") && !is(s - 1, "}") &&
-         !directive_within(toks[s - 1].end(), toks[s].offset))
+         !pragma_within(toks[s - 1].end(), toks[s].offset))
     --s;
   return s;
 }
@@ -164,6 +175,7 @@ void context::blank(std::size_t first, std::size_t last, std::string text) {
   const std::size_t end = toks[last].end();
   auto d = std::lower_bound(directive_offsets.begin(), directive_offsets.end(), at);
   for (; d != directive_offsets.end() && *d < end; ++d) {
+    if (pragma_within(*d, *d + 1)) continue;  // a #pragma goes with the text around it
     edits.replace(at, *d, std::move(text));
     text.clear();
     const std::size_t nl = src.find('\n', *d);

@@ -41,6 +41,8 @@ struct context {
   bool adjacent(std::size_t a, std::size_t b) const { return toks[a].end() == toks[b].offset; }
   // A directive (line marker, #pragma) lies inside [begin, end).
   bool directive_within(std::size_t begin, std::size_t end) const;
+  // A directive other than a line marker (`# 12 "f.h" 3`, `#line 12`) lies inside [begin, end).
+  bool pragma_within(std::size_t begin, std::size_t end) const;
 
   void error(std::size_t tok, std::string message);
   void error_at_line(int physical_line, std::string message);
@@ -65,8 +67,8 @@ struct context {
   std::size_t declaration_end(std::size_t i) const;
   // The file a token comes from, as its line marker names it.
   std::string file_of(std::size_t tok) const;
-  // Removes tokens [first, last] (and what lies between them) except directives, which stay on
-  // their lines; `text` takes the place of the first token.
+  // Removes tokens [first, last] (and what lies between them, #pragmas included) except line
+  // markers, which stay on their lines; `text` takes the place of the first token.
   void blank(std::size_t first, std::size_t last, std::string text = "");
 };
 

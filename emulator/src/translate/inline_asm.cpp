@@ -21,6 +21,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "translate/ptx.h"
 #include "translate/rewrites.h"
 
 namespace cuemu::translate {
@@ -45,8 +46,18 @@ bool at_statement_start(const context& cx, std::size_t kw) {
   return false;
 }
 
-// The value of a plain "..." literal with its escapes decoded; false for a prefixed or raw one.
+// The value of a plain "..." literal with its escapes decoded, or of a raw R"d(...)d" one; false
+// for a prefixed one.
 bool decode_literal(std::string_view lit, std::string& out) {
+  if (lit.size() >= 5 && lit[0] == 'R' && lit[1] == '"' && lit.back() == '"') {
+    const std::size_t open = lit.find('(');
+    if (open == std::string_view::npos) return false;
+    const std::string_view delim = lit.substr(2, open - 2);
+    const std::size_t close = lit.size() - 2 - delim.size();  // the ')' before the delimiter
+    if (close <= open || lit[close] != ')') return false;
+    out += lit.substr(open + 1, close - open - 1);
+    return true;
+  }
   if (lit.size() < 2 || lit.front() != '"' || lit.back() != '"') return false;
   for (std::size_t i = 1; i + 1 < lit.size(); ++i) {
     char c = lit[i];
@@ -168,7 +179,9 @@ parsed_template parse_template(const context& cx, const std::vector<std::size_t>
 bool looks_like_ptx(const parsed_template& pt) {
   if (pt.ptx_directive) return true;
   for (const instruction& in : pt.insts)
-    if (in.guarded || in.mnemonic.find('.') != std::string::npos) return true;
+    if (in.guarded || in.mnemonic.find('.') != std::string::npos || in.mnemonic == "exit" || in.mnemonic == "trap" ||
+        in.mnemonic == "brkpt" || in.mnemonic == "ret")
+      return true;
   static const std::array<std::string_view, 13> specials = {
       "%laneid", "%warpid", "%tid", "%ntid", "%ctaid", "%nctaid", "%smid", "%nsmid", "%gridid",
       "%lanemask", "%clock", "%globaltimer", "%dynamic_smem_size"};
@@ -310,6 +323,38 @@ bool single_operand(const context& cx, std::size_t b, std::size_t e, std::size_t
   return rp > lp + 1;
 }
 
+// The operands of one section: `[name] "constraint" (expr), ...`; false if one does not parse.
+bool parse_operands(const context& cx, std::pair<std::size_t, std::size_t> section, std::vector<asm_operand>& out) {
+  std::size_t j = section.first;
+  while (j < section.second) {
+    if (cx.is(j, "[")) return false;  // named operands: %[name] is not translated
+    if (cx.toks[j].kind != token_kind::string_literal) return false;
+    std::string constraint;
+    if (!decode_literal(cx.toks[j].text, constraint)) return false;
+    const std::size_t lp = j + 1;
+    if (!cx.is(lp, "(") || cx.match[lp] == npos || cx.match[lp] >= section.second + 1) return false;
+    out.push_back({constraint, cx.join(lp + 1, cx.match[lp])});
+    j = cx.match[lp] + 1;
+    if (j < section.second) {
+      if (!cx.is(j, ",")) return false;
+      ++j;
+    }
+  }
+  return true;
+}
+
+std::string general_ptx(const context& cx, const parsed_template& pt,
+                        const std::vector<std::pair<std::size_t, std::size_t>>& sections, bool namespace_scope,
+                        std::string& unsupported) {
+  if (namespace_scope) return "";
+  std::vector<asm_operand> outputs, inputs;
+  if ((sections.size() > 0 && !parse_operands(cx, sections[0], outputs)) ||
+      (sections.size() > 1 && !parse_operands(cx, sections[1], inputs)) ||
+      (sections.size() > 3 && sections[3].first != sections[3].second))
+    return "";
+  return ptx_statement(pt.text, !sections.empty(), outputs, inputs, unsupported);
+}
+
 // A PTX asm statement [kw, rp]: rewritten when every instruction is in the table, else an error.
 void rewrite_ptx(context& cx, std::size_t kw, std::size_t rp, const parsed_template& pt,
                  const std::vector<std::pair<std::size_t, std::size_t>>& sections, bool namespace_scope) {
@@ -345,6 +390,27 @@ void rewrite_ptx(context& cx, std::size_t kw, std::size_t rp, const parsed_templ
                                      meanings.begin()
                                : 0;
   if (bad < pt.insts.size()) {
+    // Beyond the table: the general translation (translate/ptx.h).
+    std::string unsupported;
+    const std::string cxx = general_ptx(cx, pt, sections, namespace_scope, unsupported);
+    const bool system = cx.lines.in_system_header(cx.toks[kw].line);
+    const bool whole = cx.is(rp + 1, ";") && !cx.pragma_within(cx.toks[kw].offset, cx.toks[rp].end());
+    if (!cxx.empty() && whole) {
+      cx.blank(kw, rp, cxx);
+      return;
+    }
+    if (system && !namespace_scope && whole) {
+      // A library's header: the statement fails when it runs (a report naming it), not when it
+      // is compiled, since most such paths are never taken.
+      const source_location at = cx.lines.locate(cx.toks[kw].line);
+      std::string file;
+      for (char c : at.file) file += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+      std::string what;
+      for (char c : "inline PTX '" + (unsupported.empty() ? name_of(pt.insts[bad]) : unsupported) + "'")
+        what += (c == '"' || c == '\\') ? std::string("\\") + c : c == '\n' ? std::string(" ") : std::string(1, c);
+      cx.blank(kw, rp, "::cuemu::detail::device_unsupported(\"" + what + "\", \"" + file + "\", " + std::to_string(at.line) + ")");
+      return;
+    }
     const instruction& in = pt.insts[bad];
     cx.error(in.tok, "inline PTX cannot run on the CPU emulator: '" + name_of(in) + "' (" + hint(in) +
                          ", or guard it with #ifdef __CUEMU__)");
@@ -358,8 +424,8 @@ void rewrite_ptx(context& cx, std::size_t kw, std::size_t rp, const parsed_templ
     cx.error(kw, "inline PTX: expected ';' after the asm statement");
     return;
   }
-  if (cx.directive_within(cx.toks[kw].offset, cx.toks[rp].end())) {
-    cx.error(kw, "inline PTX split by a preprocessor line marker cannot be rewritten");
+  if (cx.pragma_within(cx.toks[kw].offset, cx.toks[rp].end())) {
+    cx.error(kw, "inline PTX split by a #pragma cannot be rewritten");
     return;
   }
   const std::string barrier = "__asm__ __volatile__(\"\" ::: \"memory\")";
@@ -390,7 +456,7 @@ void rewrite_ptx(context& cx, std::size_t kw, std::size_t rp, const parsed_templ
     for (const std::string& s : stmts) text += " " + s + ";";
     text += " } while (0)";
   }
-  cx.edits.replace(cx.toks[kw].offset, cx.toks[rp].end(), std::move(text));
+  cx.blank(kw, rp, std::move(text));  // line markers inside stay on their lines
 }
 
 }  // namespace

@@ -61,8 +61,8 @@ std::size_t rewrite_extern_shared(context& cx, std::size_t start, std::size_t ma
     if (cx.is(j, ">>")) depth -= 2;
   }
   const std::size_t b = cx.toks[start].offset, e = cx.toks[end].end();
-  if (cx.directive_within(b, e)) {
-    cx.error(marker, "an extern __shared__ declaration split by a line marker cannot be rewritten");
+  if (cx.pragma_within(b, e)) {
+    cx.error(marker, "an extern __shared__ declaration split by a #pragma cannot be rewritten");
     return end + 1;
   }
   const std::string type = cx.join(std::vector<std::size_t>(kept.begin(), kept.end() - 3));
@@ -77,7 +77,7 @@ std::size_t rewrite_extern_shared(context& cx, std::size_t start, std::size_t ma
     text += " static const ::cuemu::detail::worker_tls_init __cuemu_tls_" + std::to_string(b) +
             "([]() -> const void* { return " + name + "; });";
   }
-  cx.edits.replace(b, e, std::move(text));
+  cx.blank(start, end, std::move(text));  // line markers inside stay on their lines
   return end + 1;
 }
 
@@ -92,6 +92,8 @@ struct shared_declaration {
   bool ok = false;                   // parsed completely, without an initializer
   std::size_t initializer = npos;    // the `=`, `{` or `(` of an initializer
   bool defines_type = false;         // `struct S { ... } x;`: the type cannot be repeated
+  std::size_t type_key = npos;       // then: its `struct`/`union`/`class`/`enum`
+  std::size_t type_end = npos;       // and the index after its `}`
   std::vector<std::size_t> specifiers;  // without the marker, `static` and attributes
   std::vector<shared_declarator> declarators;
 };
@@ -136,7 +138,9 @@ shared_declaration parse_shared(const context& cx, std::size_t start, std::size_
       std::size_t e = skip_qualified_name(cx, j + 1, end);
       if (!cx.is(j, "typename") && cx.is(e, "{") && cx.match[e] != npos && cx.match[e] < end) {
         d.defines_type = true;
+        d.type_key = j;
         e = cx.match[e] + 1;
+        d.type_end = e;
       } else if (e == j + 1) {
         return d;
       }
@@ -210,19 +214,35 @@ std::size_t rewrite_shared_as_block_objects(context& cx, std::size_t start, std:
              "declare it inside the kernel");
     return end + 1;
   }
-  if (!d.ok || d.defines_type) {
+  if (!d.ok) {
     cx.error(marker,
              "this __shared__ declaration cannot be rewritten for --check=memcheck/racecheck; "
              "expected '__shared__ T name[N]...;' (declare the type separately)");
     return end + 1;
   }
+  // `__shared__ union [N] { ... } x;`: the type is defined first (named if it had no name), then
+  // the declarators name it.
+  std::string type_definition;
+  std::vector<std::size_t> specifiers = d.specifiers;
+  std::string type_name;
+  if (d.defines_type) {
+    std::size_t brace = d.type_key + 1;
+    while (brace < d.type_end && !cx.is(brace, "{")) ++brace;
+    const bool named = brace > d.type_key + 1 && cx.is_name(brace - 1);
+    type_name = named ? std::string(cx.toks[brace - 1].text) : "__cuemu_shared_type_" + std::to_string(cx.toks[marker].offset);
+    type_definition = std::string(cx.toks[d.type_key].text) + " " + type_name + " " + cx.join(brace, d.type_end) + ";";
+    specifiers.clear();
+    for (std::size_t k : d.specifiers)
+      if (k < d.type_key || k >= d.type_end) specifiers.push_back(k);
+  }
   const std::size_t b = cx.toks[start].offset, e = cx.toks[end].end();
-  if (cx.directive_within(b, e)) {
-    cx.error(marker, "a __shared__ declaration split by a line marker cannot be rewritten");
+  if (cx.pragma_within(b, e)) {
+    cx.error(marker, "a __shared__ declaration split by a #pragma cannot be rewritten");
     return end + 1;
   }
-  const std::string spec = cx.join(d.specifiers);
-  std::string text;
+  std::string spec = cx.join(specifiers);
+  if (!type_name.empty()) spec += (spec.empty() ? "" : " ") + type_name;
+  std::string text = type_definition;
   for (const shared_declarator& decl : d.declarators) {
     const std::string ptr = cx.join(decl.ptr_ops), bounds = cx.join(decl.bounds);
     std::string type = spec;
@@ -236,7 +256,7 @@ std::size_t rewrite_shared_as_block_objects(context& cx, std::size_t start, std:
     text += bounds.empty() ? "&" + name : "(&" + name + ")" + bounds;
     text += " = ::cuemu::detail::block_shared<" + type + ">([] {});";
   }
-  cx.edits.replace(b, e, std::move(text));
+  cx.blank(start, end, std::move(text));  // line markers inside stay on their lines
   return end + 1;
 }
 

@@ -97,8 +97,10 @@ TEST(Passes, HostPassOnlyDeclaresKernels) {
   EXPECT_EQ(host("template <class T> __cuemu_global__ void k(T* p) { p[0] = 1; }"),
             "template <class T> void k(T* p) ;");
   EXPECT_EQ(host("template __cuemu_global__ void k<float>(float*); int x;"), "int x;");
-  // The device pass defines it as a single pass does.
-  EXPECT_EQ(device("__cuemu_global__ void k(int* p) { p[0] = 1; }"), single("__cuemu_global__ void k(int* p) { p[0] = 1; }"));
+  // The device pass defines it as a single pass does, and keeps it even when only named.
+  std::string defined = single("__cuemu_global__ void k(int* p) { p[0] = 1; }");
+  defined.insert(0, "__attribute__((used)) ");
+  EXPECT_EQ(device("__cuemu_global__ void k(int* p) { p[0] = 1; }"), defined);
 }
 
 TEST(Passes, StaticKernelsArePublishedByTheDevicePassUnderOneName) {
@@ -107,7 +109,7 @@ TEST(Passes, StaticKernelsArePublishedByTheDevicePassUnderOneName) {
   std::smatch m;
   ASSERT_TRUE(std::regex_search(d, m, std::regex("extern \"C\" void \\(\\*const (__cuemu_u1_[0-9]+_k)\\)\\(int\\*\\) = &k;"))) << d;
   // The device pass keeps the kernel static; the host pass declares it once, as a reference.
-  EXPECT_NE(d.find("static void k(int* p) {"), std::string::npos) << d;
+  EXPECT_NE(d.find("static __attribute__((used)) void k(int* p) {"), std::string::npos) << d;
   EXPECT_EQ(h, "# 1 \"t.cu\" extern \"C\" void (*const " + m[1].str() + ")(int*); static void (&k)(int*) = *" + m[1].str() + ";");
 }
 

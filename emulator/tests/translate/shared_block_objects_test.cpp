@@ -166,13 +166,33 @@ TEST(SharedBlockObjects, InitializerIsAnError) {
 }
 
 TEST(SharedBlockObjects, UnsupportedFormsAreErrors) {
-  for (const char* in : {"void f() { __cuemu_shared__ struct { int a; } s; }",
-                         "void f() { __cuemu_shared__ float (*p)[4]; }", "void f() { __cuemu_shared__ float s[]; }",
+  for (const char* in : {"void f() { __cuemu_shared__ float (*p)[4]; }", "void f() { __cuemu_shared__ float s[]; }",
                          "void f() { __cuemu_shared__ s; }"})
     expect_error(in, UNSUPPORTED);
   expect_error("void f() { __cuemu_shared__ int x }", "__shared__ declaration without a terminating ';'");
-  expect_error("void f() {\n__cuemu_shared__ int\n# 7 \"t.cu\"\nx;\n}",
-               "a __shared__ declaration split by a line marker cannot be rewritten", 2);
+  expect_error("void f() {\n__cuemu_shared__ int\n#pragma GCC diagnostic push\nx;\n}",
+               "a __shared__ declaration split by a #pragma cannot be rewritten", 2);
+}
+
+// A declaration that defines its type (CUB's `__shared__ union TempStorage { ... } temp;`): the
+// type is defined first, named when it had no name, then the declarators refer to it.
+TEST(SharedBlockObjects, DeclarationsDefiningTheirTypeDefineItFirst) {
+  EXPECT_EQ(rwb("void f() { __cuemu_shared__ union U { int a; float b; } u, v[2]; }"),
+            "void f() { union U { int a; float b; }; U &u = ::cuemu::detail::block_shared<U>([] {}); "
+            "U (&v)[2] = ::cuemu::detail::block_shared<U [2]>([] {}); }");
+  EXPECT_EQ(rwb("void f() { __cuemu_shared__ struct { int a; } s; }"),
+            "void f() { struct __cuemu_shared_type_11 { int a; }; __cuemu_shared_type_11 &s = "
+            "::cuemu::detail::block_shared<__cuemu_shared_type_11>([] {}); }");
+}
+
+// g++ -E puts line markers inside a declaration whose macros come from system headers (CCCL's
+// `__shared__` in a library macro); the rewrite keeps them on their lines.
+TEST(SharedBlockObjects, LineMarkersInsideADeclarationStayOnTheirLines) {
+  const std::string in = "void f() {\n__cuemu_shared__ int\n# 7 \"t.cu\"\nx;\n}";
+  const std::string out = rwb(in);
+  EXPECT_NE(out.find("int &x = ::cuemu::detail::block_shared<int>([] {});"), std::string::npos) << out;
+  EXPECT_NE(out.find("\n# 7 \"t.cu\"\n"), std::string::npos) << out;
+  EXPECT_EQ(count_lines(out), count_lines(in));
 }
 
 // The default mode reports an initializer too; its output for valid code is unchanged.
