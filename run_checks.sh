@@ -77,12 +77,32 @@ do_setup() {
   else
     echo "Debian packages: all present"
   fi
+  command -v pip3 >/dev/null || python3 -m pip --version >/dev/null 2>&1 || {
+    [ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip; }
+  install_cccl
+}
+
+# CCCL (libcu++, CUB, Thrust) from the Python index, pinned to the release for CUDA 13.0, into a
+# cache outside the tree (CUEMU_CACHE, default ~/.cache/cuemu); the build finds it there.
+cccl_version=13.0.85
+cache_dir=${CUEMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cuemu}
+cccl_dir=$cache_dir/cccl-$cccl_version/nvidia/cu13/include/cccl
+install_cccl() {
+  [ -f "$cccl_dir/cub/cub.cuh" ] && { echo "CCCL $cccl_version: present"; return 0; }
+  echo "installing CCCL $cccl_version (nvidia-cuda-cccl from the Python index) into $cache_dir"
+  mkdir -p "$cache_dir/wheels"
+  python3 -m pip download --no-deps --quiet -d "$cache_dir/wheels" "nvidia-cuda-cccl==$cccl_version" &&
+    python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' \
+      "$(ls "$cache_dir"/wheels/nvidia_cuda_cccl-$cccl_version-*.whl | head -1)" "$cache_dir/cccl-$cccl_version" &&
+    [ -f "$cccl_dir/cub/cub.cuh" ] ||
+    { echo "run_checks.sh: could not install CCCL $cccl_version (pip download nvidia-cuda-cccl)" >&2; exit 1; }
 }
 
 do_build() {
   step "build ($build_dir, $jobs jobs)"
-  local s=$(date +%s)
-  if cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build_dir/reports/configure.log" 2>&1 &&
+  local s=$(date +%s) cccl_flag=()
+  [ -f "$cccl_dir/cub/cub.cuh" ] && cccl_flag=(-DCUEMU_CCCL_DIR="$cccl_dir")
+  if cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cccl_flag[@]}" >"$build_dir/reports/configure.log" 2>&1 &&
      cmake --build "$build_dir" -j "$jobs" 2>&1 | tee "$build_dir/reports/build.log" | grep -E '^\[ *[0-9]+%\]|error|warning' ; [ "${PIPESTATUS[0]}" = 0 ]; then
     record build PASS $(( $(date +%s) - s ))
   else

@@ -328,6 +328,8 @@ __CUEMU_DF__ unsigned int __isGlobal(const void*) noexcept { return 1; }
 __CUEMU_DF__ unsigned int __isShared(const void*) noexcept { return 0; }
 __CUEMU_DF__ unsigned int __isConstant(const void*) noexcept { return 0; }
 __CUEMU_DF__ unsigned int __isLocal(const void*) noexcept { return 0; }
+__CUEMU_DF__ unsigned int __isClusterShared(const void*) noexcept { return 0; }
+__CUEMU_DF__ unsigned int __isGridConstant(const void*) noexcept { return 0; }
 
 // Sleeps the calling OS thread (at most 1 ms, like the GPU's bound).
 __CUEMU_DF__ void __nanosleep(unsigned int ns) noexcept {

@@ -60,10 +60,18 @@ inline bool is_host_call() noexcept { return t_current_executor == nullptr; }
 // Validates the configuration popped from push_call_configuration and runs the grid.
 cudaError_t launch(const kernel_entry& entry);
 
+// PTX's `exit` (CUB's ThreadExit): the calling CUDA thread ends here, as if its kernel returned.
+// Thrown to the lane's kernel call, which returns normally.
+struct thread_exit_signal {};
+[[noreturn]] inline void exit_thread() { throw thread_exit_signal{}; }
+
 template <class... P>
 void invoke_kernel(const void* fn, const void* params) {
   auto f = reinterpret_cast<void (*)(P...)>(const_cast<void*>(fn));
-  std::apply(f, *static_cast<const std::tuple<std::decay_t<P>...>*>(params));
+  try {
+    std::apply(f, *static_cast<const std::tuple<std::decay_t<P>...>*>(params));
+  } catch (const thread_exit_signal&) {
+  }
 }
 
 template <class F> struct kernel_parameters;
@@ -86,7 +94,10 @@ template <auto F>
     threadIdx = tid[slot];
     // On a CUDA thread: lets the compiler drop the kernel prologue's host path (a call) here.
     if (is_host_call()) __builtin_unreachable();
-    std::apply(F, args);
+    try {
+      std::apply(F, args);
+    } catch (const thread_exit_signal&) {
+    }
     if (b.epoch != epoch) return;  // that lane synchronised: the executor accounts for it
   }
 }

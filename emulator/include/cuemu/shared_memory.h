@@ -17,7 +17,7 @@ struct block_shared_box {
   void* storage = nullptr;
 };
 
-// This block's storage for the variable whose per-worker box is `box` (aligned to at least 16
+// This block's storage for the variable whose per-worker box is `box` (aligned to at least 128
 // bytes, filled with a pattern so code that assumes zeroed shared memory shows). Out of line on
 // purpose: the runtime is not instrumented, so ThreadSanitizer does not see the box's updates
 // (one lane allocates, the others find it) as races of the user's code.

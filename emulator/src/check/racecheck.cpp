@@ -698,6 +698,24 @@ CUEMU_TSAN void __tsan_func_exit() {}
 CUEMU_TSAN void __tsan_ignore_thread_begin() {}
 CUEMU_TSAN void __tsan_ignore_thread_end() {}
 
+namespace {
+// A volatile access (g++ reports them apart with --param=tsan-distinguish-volatile=1). To global
+// memory it is what PTX's memory model makes it, a relaxed atomic at system scope: CUB's
+// decoupled look-back publishes and polls tile states with volatile stores and loads between
+// blocks, ordered by fences. To shared memory it stays a plain access, so that warp-synchronous
+// code without __syncwarp is still reported.
+void volatile_access(void* p, std::size_t n, bool write, std::uintptr_t pc) {
+  const auto addr = reinterpret_cast<std::uintptr_t>(p);
+  const cuemu::detail::allocation* al = cuemu::detail::find_allocation(p);
+  if (al && !al->freed && al->kind != cuemu::detail::memory_kind::host_registered) {
+    cuemu::detail::access(addr, n, write ? access_kind::atomic : access_kind::atomic_read, pc);
+    cuemu::detail::atomic_event(addr, write);
+  } else {
+    cuemu::detail::access(addr, n, write ? access_kind::write : access_kind::read, pc);
+  }
+}
+}  // namespace
+
 #define CUEMU_TSAN_RW(N)                                                                          \
   CUEMU_TSAN void __tsan_read##N(void* p) {                                                       \
     cuemu::detail::access(reinterpret_cast<std::uintptr_t>(p), N, access_kind::read, CUEMU_PC);   \
@@ -712,10 +730,10 @@ CUEMU_TSAN void __tsan_ignore_thread_end() {}
     cuemu::detail::access(reinterpret_cast<std::uintptr_t>(p), N, access_kind::write, CUEMU_PC);  \
   }                                                                                               \
   CUEMU_TSAN void __tsan_volatile_read##N(void* p) {                                              \
-    cuemu::detail::access(reinterpret_cast<std::uintptr_t>(p), N, access_kind::read, CUEMU_PC);   \
+    volatile_access(p, N, false, CUEMU_PC);                                                       \
   }                                                                                               \
   CUEMU_TSAN void __tsan_volatile_write##N(void* p) {                                             \
-    cuemu::detail::access(reinterpret_cast<std::uintptr_t>(p), N, access_kind::write, CUEMU_PC);  \
+    volatile_access(p, N, true, CUEMU_PC);                                                        \
   }
 CUEMU_TSAN_RW(1)
 CUEMU_TSAN_RW(2)

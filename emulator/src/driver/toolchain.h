@@ -14,6 +14,7 @@ const char* variant_name(variant v);
 
 struct paths {
   std::string include_dir;  // the emulator's public headers
+  std::string cccl_dir;     // CCCL's headers (libcu++, CUB, Thrust), or "" when not installed
   std::string runtime_lib[3];  // libcuemu_runtime{,_memcheck,_racecheck}.a, by variant
   std::string boost_context;
   std::string cxx;          // host C++ compiler (CUEMU_CXX overrides)

@@ -180,7 +180,7 @@ bool looks_like_ptx(const parsed_template& pt) {
   if (pt.ptx_directive) return true;
   for (const instruction& in : pt.insts)
     if (in.guarded || in.mnemonic.find('.') != std::string::npos || in.mnemonic == "exit" || in.mnemonic == "trap" ||
-        in.mnemonic == "brkpt" || in.mnemonic == "ret")
+        in.mnemonic == "brkpt" || in.mnemonic == "ret" || in.mnemonic == "pmevent")
       return true;
   static const std::array<std::string_view, 13> specials = {
       "%laneid", "%warpid", "%tid", "%ntid", "%ctaid", "%nctaid", "%smid", "%nsmid", "%gridid",

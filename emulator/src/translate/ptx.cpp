@@ -248,6 +248,7 @@ struct translator {
       return "__atomic_thread_fence(5);";
     if (op == "fence") return "__asm__ __volatile__(\"\" ::: \"memory\");";
     if (op == "trap") return "__trap();";
+    if (op == "exit" && ops.empty()) return "::cuemu::detail::exit_thread();";
     if (op == "nanosleep") {
       const std::string a = v(ops, 0, "unsigned int");
       return a.empty() ? "" : "__nanosleep(" + a + ");";
@@ -392,9 +393,11 @@ struct translator {
   std::string memory(const std::string& op, const std::set<std::string>& q, const std::string& t,
                      const std::vector<std::string>& ops) {
     if (t.empty() || ops.size() != 2) return "";
-    // Ordering: relaxed/acquire/release are atomic; weak, volatile, mmio and the default are plain
-    // (volatile) accesses.
-    const int ord = order(q, -1);
+    // Ordering: relaxed/acquire/release are atomic, and so are .volatile (PTX's memory model
+    // treats it as relaxed at system scope: CUB's decoupled look-back polls with it) and the
+    // uncached .cv; weak, mmio and the default are plain (volatile) accesses.
+    int ord = order(q, -1);
+    if (ord < 0 && (q.count("volatile") || q.count("cv"))) ord = 0;
     int lanes = 1;
     if (q.count("v2")) lanes = 2;
     if (q.count("v4")) lanes = 4;

@@ -185,10 +185,10 @@ TEST(InlinePtx, SystemHeadersKeepTheirAsmAndFailOnlyWhenUntranslatablePtxRuns) {
 }
 
 TEST(InlinePtx, EveryUnsupportedStatementIsReported) {
-  const result r = rewrite("void f() {\n  asm(\"exit;\");\n  asm(\"membar.gl;\");\n  asm(\"ldmatrix.sync;\");\n}\n", "f.cu");
+  const result r = rewrite("void f() {\n  asm(\"pmevent 1;\");\n  asm(\"membar.gl;\");\n  asm(\"ldmatrix.sync;\");\n}\n", "f.cu");
   ASSERT_EQ(r.errors.size(), 2u);
   EXPECT_EQ(r.errors[0].line, 2);
-  EXPECT_EQ(r.errors[0].message, ptx_error("exit", "write it in CUDA C++"));
+  EXPECT_EQ(r.errors[0].message, ptx_error("pmevent", "write it in CUDA C++"));
   EXPECT_EQ(r.errors[1].line, 4);
 }
 
