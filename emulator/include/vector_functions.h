@@ -155,6 +155,22 @@ __CUEMU_VF__ ulong4 make_ulong4(unsigned long int x, unsigned long int y, unsign
   ulong4 t = {x, y, z, w};
   return t;
 }
+__CUEMU_VF__ longlong4_16a make_longlong4_16a(long long int x, long long int y, long long int z, long long int w) {
+  longlong4_16a t = {x, y, z, w};
+  return t;
+}
+__CUEMU_VF__ longlong4_32a make_longlong4_32a(long long int x, long long int y, long long int z, long long int w) {
+  longlong4_32a t = {x, y, z, w};
+  return t;
+}
+__CUEMU_VF__ ulonglong4_16a make_ulonglong4_16a(unsigned long long int x, unsigned long long int y, unsigned long long int z, unsigned long long int w) {
+  ulonglong4_16a t = {x, y, z, w};
+  return t;
+}
+__CUEMU_VF__ ulonglong4_32a make_ulonglong4_32a(unsigned long long int x, unsigned long long int y, unsigned long long int z, unsigned long long int w) {
+  ulonglong4_32a t = {x, y, z, w};
+  return t;
+}
 __CUEMU_VF__ ulong4_16a make_ulong4_16a(unsigned long int x, unsigned long int y, unsigned long int z, unsigned long int w) {
   ulong4_16a t = {x, y, z, w};
   return t;

@@ -331,6 +331,11 @@ __CUEMU_DF__ unsigned int __isLocal(const void*) noexcept { return 0; }
 __CUEMU_DF__ unsigned int __isClusterShared(const void*) noexcept { return 0; }
 __CUEMU_DF__ unsigned int __isGridConstant(const void*) noexcept { return 0; }
 
+// Programmatic dependent launch: launches run to completion in order here, so a grid's
+// dependency is always complete and there is nothing to trigger.
+__CUEMU_DF__ void cudaGridDependencySynchronize() noexcept {}
+__CUEMU_DF__ void cudaTriggerProgrammaticLaunchCompletion() noexcept {}
+
 // Sleeps the calling OS thread (at most 1 ms, like the GPU's bound).
 __CUEMU_DF__ void __nanosleep(unsigned int ns) noexcept {
   std::this_thread::sleep_for(std::chrono::nanoseconds(ns < 1000000u ? ns : 1000000u));

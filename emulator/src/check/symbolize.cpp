@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <vector>
 
 namespace cuemu::detail {
@@ -19,6 +21,26 @@ bool emulator_file(const std::string& f) {
          f.find("/include/cuemu/") != std::string::npos || f.find("/usr/include/") != std::string::npos ||
          f.find("/include/c++/") != std::string::npos ||
          f.find("/boost/") != std::string::npos;
+}
+
+// The number of lines of a source file (0 if it cannot be read), remembered per file.
+int line_count(const std::string& file) {
+  static std::mutex m;
+  static std::map<std::string, int> counts;
+  std::lock_guard<std::mutex> lock(m);
+  auto it = counts.find(file);
+  if (it != counts.end()) return it->second;
+  int n = 0;
+  if (FILE* f = std::fopen(file.c_str(), "r")) {
+    int c, last = '\n';
+    while ((c = std::fgetc(f)) != EOF) {
+      if (c == '\n') ++n;
+      last = c;
+    }
+    if (last != '\n') ++n;
+    std::fclose(f);
+  }
+  return counts[file] = n;
 }
 
 }  // namespace
@@ -63,6 +85,10 @@ code_location first_user_location(void* const* frames, int count) {
     std::string file = l.substr(0, colon);
     const int line = std::atoi(l.c_str() + colon + 1);
     if (file == "??" || line <= 0 || emulator_file(file)) continue;
+    // Code the compiler generated for an instantiation in a runtime header (a kernel's sync-free
+    // loop, its stack probe) can carry the user's file with the header's line: a line past the
+    // end of the file is not the user's.
+    if (const int lines = line_count(file); lines > 0 && line > lines) continue;
     if (found.file.empty()) {
       found.file = file;
       found.line = line;

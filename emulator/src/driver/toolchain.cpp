@@ -30,7 +30,10 @@ std::vector<std::string> sanitizer_flags(variant v) {
     case variant::memcheck:
       // Recoverable: the handler (check/sanitizer_hooks.cpp) reports loads and stores and lets
       // reference bindings pass, as a GPU does.
-      return {"-fsanitize=address", "-fsanitize=alignment", "-fno-omit-frame-pointer"};
+      // No use-after-scope: it needs -fstack-reuse=none, and the temporaries it would report
+      // (Thrust reads one through a reference; see compile_translated) are values on a GPU.
+      return {"-fsanitize=address", "-fsanitize=alignment", "-fno-omit-frame-pointer",
+              "-fno-sanitize-address-use-after-scope"};
     case variant::racecheck:
       // g++ warns that ThreadSanitizer does not see fences; the race detector's model of
       // fences is its own (check/racecheck.cpp).
@@ -247,7 +250,14 @@ int compile_translated(const options& o, const paths& p, variant v, const std::s
                        const std::string& out) {
   // -fpermissive: nvcc's front end accepts what g++ makes a "permerror", e.g. CUB's
   // `using BlockScan = BlockScan<...>;` in a class (g++: "changes meaning"); g++ then warns.
-  std::vector<std::string> cmd{compiler(p, v), "-c", "-x", "c++-cpp-output", "-fpermissive"};
+  // -fno-strict-aliasing: CUDA code reads objects through other types (CUB shuffles a
+  // tuple<int, long> as words through an unsigned*), which nvcc compiles as written and g++'s
+  // type-based alias analysis would not.
+  // -fstack-reuse=named_vars: Thrust binds a reference to a temporary past its full-expression
+  // (raw_reference_cast of a transform_iterator's value in uninitialized_copy); nvcc's code keeps
+  // the value, g++'s reuses the temporary's stack slot unless told not to.
+  std::vector<std::string> cmd{compiler(p, v), "-c", "-x", "c++-cpp-output", "-fpermissive", "-fno-strict-aliasing",
+                               "-fstack-reuse=named_vars"};
   for (const auto& f : base_flags(o, v)) cmd.push_back(f);
   cmd.insert(cmd.end(), {in, "-o", out});
   return run_process(cmd, {}, o.verbose) == 0 ? 0 : 2;

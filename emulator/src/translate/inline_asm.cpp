@@ -53,6 +53,7 @@ bool decode_literal(std::string_view lit, std::string& out) {
     const std::size_t open = lit.find('(');
     if (open == std::string_view::npos) return false;
     const std::string_view delim = lit.substr(2, open - 2);
+    if (open + 2 + delim.size() >= lit.size()) return false;
     const std::size_t close = lit.size() - 2 - delim.size();  // the ')' before the delimiter
     if (close <= open || lit[close] != ')') return false;
     out += lit.substr(open + 1, close - open - 1);

@@ -78,6 +78,7 @@ struct translator {
     if (o.size() < 2 || o[0] != '%' || !std::isdigit(static_cast<unsigned char>(o[1]))) return -1;
     for (std::size_t i = 1; i < o.size(); ++i)
       if (!std::isdigit(static_cast<unsigned char>(o[i]))) return -1;
+    if (o.size() > 4) return -1;  // GCC allows at most 30 operands
     const int n = std::stoi(o.substr(1));
     return n < static_cast<int>(operand_types.size()) ? n : -1;
   }
@@ -168,6 +169,7 @@ struct translator {
       const std::size_t lt = name.find('<');
       if (lt != std::string::npos) {
         const int n = std::atoi(name.c_str() + lt + 1);
+        if (n < 0 || n > 1024) return fail(".reg " + name);
         const std::string base = name.substr(0, lt);
         for (int i = 0; i < n; ++i) {
           registers.insert(base + std::to_string(i));

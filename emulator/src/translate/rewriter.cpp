@@ -37,6 +37,22 @@ scope_kind opened_scope(const context& cx, std::size_t i) {
   return scope_kind::other;
 }
 
+// Tokens from i (a qualified class name) reach the class's `{` or base clause `:` before a `;`.
+bool defines_class(const context& cx, std::size_t i) {
+  for (std::size_t j = i; j < cx.size(); ++j) {
+    if (cx.is(j, "<")) {
+      const std::size_t c = cx.angle_close(j);
+      if (c == npos) return false;
+      j = c;
+    } else if (cx.is(j, "{") || cx.is(j, ":")) {
+      return true;
+    } else if (!cx.is(j, "::") && !cx.is_ident(j) && cx.skip_attribute(j) == j) {
+      return false;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 result rewrite(std::string_view preprocessed, std::string_view file_name) {
@@ -73,6 +89,12 @@ result rewrite(std::string_view preprocessed, std::string_view file_name, const 
       continue;
     }
     if (t.kind != token_kind::identifier) continue;
+    if ((t.is("class") || t.is("struct") || t.is("union")) && cx.is(i + 1, "::") && defines_class(cx, i + 1)) {
+      // `struct ::ns::X<T> { ... }` (a specialization named from the global namespace): nvcc's
+      // front end accepts it, g++ does not; the name means the same without the leading `::`.
+      cx.edits.replace(cx.toks[i + 1].offset, cx.toks[i + 1].end(), "");
+      continue;
+    }
     if ((t.is("__attribute__") || t.is("__attribute")) && cx.is(i + 1, "(") && cx.match[i + 1] != npos) {
       attribute_end = std::max(attribute_end, cx.match[i + 1]);
     } else if (t.is("__noinline__")) {

@@ -3,7 +3,7 @@
 
 __global__ void copy4(const uint4* in, uint4* out) {
   uint4 v;
-  asm volatile("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];"
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
                : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
                : "l"(in + threadIdx.x));
   out[threadIdx.x] = v;
