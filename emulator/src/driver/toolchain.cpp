@@ -135,8 +135,10 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+// Preprocesses `in` into `out` and `text` (the same text; `out` stays for --keep and -v).
 int preprocess_cu(const options& o, const paths& p, variant v, const std::string& in, bool device_pass,
-                  const std::string& out, const std::string& depfile, const std::string& dep_target) {
+                  const std::string& out, const std::string& depfile, const std::string& dep_target,
+                  std::string& text) {
   if (!exists(in)) {
     std::fprintf(stderr, "cuemu: %s: no such file\n", in.c_str());
     return 2;
@@ -157,15 +159,16 @@ int preprocess_cu(const options& o, const paths& p, variant v, const std::string
   // goes to stdout, which is kept when it fails (-o's file would be removed).
   const std::string messages = out + ".stderr";
   const int rc = run_process(cmd, {}, o.verbose, out, messages);
-  const std::vector<std::string> leaks = toolkit_header_errors(read_file(out), p.include_dir);
-  const std::string text = read_file(messages);
+  text = read_file(out);
+  const std::vector<std::string> leaks = toolkit_header_errors(text, p.include_dir);
+  const std::string said = read_file(messages);
   std::remove(messages.c_str());
   if (!leaks.empty()) {
     for (const auto& e : leaks) std::fprintf(stderr, "%s\n", e.c_str());
-    if (o.verbose) std::fputs(text.c_str(), stderr);
+    if (o.verbose) std::fputs(said.c_str(), stderr);
     return 2;
   }
-  std::fputs(explain_missing_headers(text).c_str(), stderr);
+  std::fputs(explain_missing_headers(said).c_str(), stderr);
   return rc == 0 ? 0 : 2;
 }
 
@@ -198,9 +201,9 @@ int translate_cu(const options& o, const paths& p, variant v, const std::string&
                  const std::string& out, const std::string& depfile, const std::string& dep_target) {
   const std::string pre = out + ".pre";
   const bool device = o.translate_pass == "device";
-  if (int rc = preprocess_cu(o, p, v, in, device, pre, depfile, dep_target.empty() ? out : dep_target); rc != 0)
+  std::string text;
+  if (int rc = preprocess_cu(o, p, v, in, device, pre, depfile, dep_target.empty() ? out : dep_target, text); rc != 0)
     return rc;
-  const std::string text = read_file(pre);
   if (!o.keep) std::remove(pre.c_str());
   const translate::pass pass = o.translate_pass.empty() ? translate::pass::single
                                : device                 ? translate::pass::device
@@ -214,10 +217,10 @@ int compile_cu(const options& o, const paths& p, variant v, const std::string& i
   // are the same, nothing tests it and one pass is the whole program.
   const std::string host_pre = out + ".host.pre", device_pre = out + ".device.pre";
   const std::string target = dep_target.empty() ? out : dep_target;
-  if (int rc = preprocess_cu(o, p, v, in, false, host_pre, depfile, target); rc != 0) return rc;
+  std::string host_text, device_text;
+  if (int rc = preprocess_cu(o, p, v, in, false, host_pre, depfile, target, host_text); rc != 0) return rc;
   const std::string device_dep = depfile.empty() ? "" : depfile + ".device";
-  if (int rc = preprocess_cu(o, p, v, in, true, device_pre, device_dep, target); rc != 0) return rc;
-  const std::string host_text = read_file(host_pre), device_text = read_file(device_pre);
+  if (int rc = preprocess_cu(o, p, v, in, true, device_pre, device_dep, target, device_text); rc != 0) return rc;
   if (!o.keep) {
     std::remove(host_pre.c_str());
     std::remove(device_pre.c_str());

@@ -63,20 +63,23 @@ cudaError_t cudaDestroyTextureObject(cudaTextureObject_t tex) {
   return r.objects.erase(tex) ? cudaSuccess : record_error(cudaErrorInvalidValue);
 }
 
-cudaError_t cudaGetTextureObjectResourceDesc(cudaResourceDesc* out, cudaTextureObject_t tex) {
+namespace {
+// One of a texture object's descriptors, copied out under the registry's lock.
+template <class T>
+cudaError_t describe(T* out, cudaTextureObject_t tex, T texture::*field) {
   registry& r = reg();
   std::lock_guard<std::mutex> lock(r.mutex);
   auto it = r.objects.find(tex);
   if (!out || it == r.objects.end()) return record_error(cudaErrorInvalidValue);
-  *out = it->second.resource;
+  *out = it->second.*field;
   return cudaSuccess;
+}
+}  // namespace
+
+cudaError_t cudaGetTextureObjectResourceDesc(cudaResourceDesc* out, cudaTextureObject_t tex) {
+  return describe(out, tex, &texture::resource);
 }
 
 cudaError_t cudaGetTextureObjectTextureDesc(cudaTextureDesc* out, cudaTextureObject_t tex) {
-  registry& r = reg();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  auto it = r.objects.find(tex);
-  if (!out || it == r.objects.end()) return record_error(cudaErrorInvalidValue);
-  *out = it->second.view;
-  return cudaSuccess;
+  return describe(out, tex, &texture::view);
 }

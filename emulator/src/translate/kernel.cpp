@@ -165,22 +165,17 @@ std::string registrar(context& cx, const std::string& types, const std::string& 
 
 std::size_t rewrite_kernel(context& cx, std::size_t marker, const scope_info& scope, const options& opts) {
   const token& m = cx.toks[marker];
+  kernel_decl d;
+  std::string why = find_declarator(cx, marker, d);
+  if (why.empty()) why = find_body(cx, d);
   // The device pass keeps every kernel it defines (also an instantiation only named, say as an
   // argument that an inlined host path drops): the host pass's object refers to it.
-  std::string marker_text(m.text.size(), ' ');
-  if (opts.compile_pass == pass::device) {
-    kernel_decl probe;
-    if (find_declarator(cx, marker, probe).empty() && find_body(cx, probe).empty() && probe.body != npos)
-      marker_text = "__attribute__((used))";
-  }
-  cx.edits.replace(m.offset, m.end(), marker_text);
+  const bool keep = opts.compile_pass == pass::device && why.empty() && d.body != npos;
+  cx.edits.replace(m.offset, m.end(), keep ? std::string("__attribute__((used))") : std::string(m.text.size(), ' '));
   const auto fail = [&](const std::string& why) {
     cx.error(marker, "cannot rewrite this __global__ function: " + why);
     return marker + 1;
   };
-  kernel_decl d;
-  std::string why = find_declarator(cx, marker, d);
-  if (why.empty()) why = find_body(cx, d);
   if (!why.empty()) return fail(why);
   find_template_header(cx, marker, d);
   const std::string name = cx.join(d.name_first, d.lparen);

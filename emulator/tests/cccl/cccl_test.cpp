@@ -2,28 +2,13 @@
 // nvcc 13.0 -arch=sm_90, expected/README.md), and every checking mode finds nothing in it.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "run_cuemu.h"
 
 namespace {
 
-std::string expected(const std::string& name) {
-  std::ifstream f(std::string(EXPECTED_DIR) + "/" + name + ".txt");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-std::string without_driver_lines(const std::string& out) {
-  std::istringstream in(out);
-  std::string line, kept;
-  while (std::getline(in, line))
-    if (line.rfind("cuemu: ", 0) != 0) kept += line + "\n";
-  return kept;
-}
+std::string expected(const std::string& name) { return read_text_file(std::string(EXPECTED_DIR) + "/" + name + ".txt"); }
 
 class Cccl : public testing::TestWithParam<const char*> {
  protected:

@@ -6,6 +6,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 struct cuemu_result {
@@ -25,4 +27,22 @@ inline cuemu_result run_cuemu(const std::string& args) {
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
+}
+
+// A file's whole text ("" if it cannot be read): the expected outputs recorded on an H200.
+inline std::string read_text_file(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// A run's output without the driver's own lines (`cuemu: running the memcheck build`, the
+// checking summary): what the program printed.
+inline std::string without_driver_lines(const std::string& out) {
+  std::istringstream in(out);
+  std::string line, kept;
+  while (std::getline(in, line))
+    if (line.rfind("cuemu: ", 0) != 0) kept += line + "\n";
+  return kept;
 }

@@ -348,21 +348,7 @@ TEST(Driver, SignalsReachTheProgramAndNothingIsLeftBehind) {
 
 namespace {
 
-std::string expected(const char* name) {
-  std::ifstream f(std::string(EXPECTED_DIR) + "/" + name);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-// The program's output without the driver's own lines (`cuemu: running the memcheck build`).
-std::string without_driver_lines(const std::string& out) {
-  std::istringstream in(out);
-  std::string line, kept;
-  while (std::getline(in, line))
-    if (line.rfind("cuemu: ", 0) != 0) kept += line + "\n";
-  return kept;
-}
+std::string expected(const char* name) { return read_text_file(std::string(EXPECTED_DIR) + "/" + name); }
 
 }  // namespace
 
@@ -491,4 +477,12 @@ TEST(Driver, GeneralInlinePtxComputesWhatTheGpuDoes) {
   const result r = cuemu("run " + program("ptx_general.cu"));
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(r.out, expected("ptx_general.txt"));
+}
+
+// Texture objects over linear memory: element fetches, zeros outside the resource, the
+// descriptors read back (expected/texture_linear.txt, recorded on an H200).
+TEST(Driver, LinearTextureObjectsFetchAsTheGpuDoes) {
+  const result r = cuemu("run " + program("texture_linear.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, expected("texture_linear.txt"));
 }
