@@ -6,14 +6,13 @@
 #include <cstdlib>
 #include <string>
 
-#include "exec/block.h"
+#include "exec/current_thread.h"
 
 extern "C" [[noreturn]] void __assert_fail(const char* assertion, const char* file,
                                            unsigned int line, const char* function) noexcept {
   using namespace cuemu::detail;
-  block_executor* e = current_executor();
   uint3 block{}, thread{};
-  if (!e || !e->describe_current(block, thread)) {
+  if (!describe_current_thread(block, thread)) {
     std::fflush(stdout);
     std::fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, assertion);
     std::abort();
@@ -25,7 +24,7 @@ extern "C" [[noreturn]] void __assert_fail(const char* assertion, const char* fi
                 line, function, block.x, block.y, block.z, thread.x, thread.y, thread.z, assertion);
   std::fflush(stdout);
   std::fputs(gpu_line, stderr);
-  e->fault_current_lane("device-side assertion failed", file, static_cast<int>(line),
+  fault_current_thread("device-side assertion failed", file, static_cast<int>(line),
                         std::string("  assert(") + assertion + ") in " + function + "\n",
                         cudaErrorAssert, /*fails_process=*/false);
 }
@@ -33,23 +32,21 @@ extern "C" [[noreturn]] void __assert_fail(const char* assertion, const char* fi
 namespace cuemu::detail {
 // __trap(): a GPU ends the kernel with cudaErrorLaunchFailure ("unspecified launch failure").
 [[noreturn]] void device_trap(const char* file, int line) noexcept {
-  block_executor* e = current_executor();
   uint3 block{}, thread{};
-  if (!e || !e->describe_current(block, thread)) {
+  if (!describe_current_thread(block, thread)) {
     std::fflush(stdout);
     std::fprintf(stderr, "cuemu: __trap() called from host code at %s:%d\n", file, line);
     std::abort();
   }
-  e->fault_current_lane("trap", file, line,
+  fault_current_thread("trap", file, line,
                         "  __trap() ends the kernel; the program sees cudaErrorLaunchFailure "
                         "(unspecified launch failure)\n",
                         cudaErrorLaunchFailure, /*fails_process=*/false);
 }
 
 [[noreturn]] void device_unsupported(const char* what, const char* file, int line) noexcept {
-  block_executor* e = current_executor();
   uint3 block{}, thread{};
-  if (!e || !e->describe_current(block, thread)) {
+  if (!describe_current_thread(block, thread)) {
     std::fflush(stdout);
     std::fprintf(stderr, "cuemu: %s (called from host code at %s:%d)\n", what, file, line);
     std::abort();
@@ -57,7 +54,7 @@ namespace cuemu::detail {
   std::fflush(stdout);
   std::fprintf(stderr, "%s:%d: block: [%u,%u,%u], thread: [%u,%u,%u] %s\n", file, line, block.x,
                block.y, block.z, thread.x, thread.y, thread.z, what);
-  e->fault_current_lane("unsupported by the emulator", file, line, std::string("  ") + what + "\n",
+  fault_current_thread("unsupported by the emulator", file, line, std::string("  ") + what + "\n",
                         cudaErrorAssert, /*fails_process=*/true);
 }
 }  // namespace cuemu::detail

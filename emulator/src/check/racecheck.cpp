@@ -44,8 +44,8 @@
 
 #include "check/report.h"
 #include "check/symbolize.h"
-#include "exec/block.h"
-#include "exec/check_hooks.h"
+#include "exec/current_thread.h"
+#include "check/events.h"
 #include "exec/options.h"
 #include "exec/shared_memory.h"
 #include "runtime/runtime.h"
@@ -267,8 +267,7 @@ enum class access_kind { read, write, atomic, atomic_read };
     ++g_reports;
   }
   fault_report r;
-  block_executor* e = current_executor();
-  if (!e || !e->describe_current(r.block, r.thread)) return;
+  if (!describe_current_thread(r.block, r.thread)) return;
   r.kernel = g_launch ? g_launch->kernel_name : "?";
   void* frames[64];
   const int n = backtrace(frames, 64);
@@ -354,11 +353,9 @@ struct current {
 // The running CUDA thread, or nullptr for host code and the thread's own stack.
 inline bool running_thread(std::uintptr_t a, current& c) {
   if (!t_block_active) return false;
-  block_executor* e = current_executor();
-  if (!e) return false;
-  const int lane = e->current_thread_index();
+  const int lane = current_thread_index();
   if (lane < 0) return false;
-  if (const auto* sc = e->current_stack()) {
+  if (const auto* sc = current_thread_stack()) {
     const auto top = reinterpret_cast<std::uintptr_t>(sc->sp);
     if (a < top && a >= top - sc->size) return false;
   }

@@ -1,4 +1,4 @@
-// memcheck's side of the scheduler hooks (exec/check_hooks.h), and the reports of
+// memcheck's side of the scheduler hooks (check/events.h), and the reports of
 // AddressSanitizer's and the alignment check's findings in CUDA terms: AddressSanitizer fiber
 // annotations, __asan_on_error, the alignment check's handlers. Compiled into the memcheck
 // runtime only (racecheck: racecheck.cpp).
@@ -15,8 +15,8 @@
 
 #include "check/report.h"
 #include "check/symbolize.h"
-#include "exec/block.h"
-#include "exec/check_hooks.h"
+#include "exec/current_thread.h"
+#include "check/events.h"
 #include "exec/shared_memory.h"
 #include "runtime/runtime.h"
 
@@ -29,9 +29,8 @@ std::string at_line(const code_location& c) {
 
 // The header of a report for the CUDA thread running on this worker.
 bool current_thread(fault_report& r) {
-  block_executor* e = current_executor();
-  if (!e || !e->describe_current(r.block, r.thread)) return false;
-  const launch_state* l = e->current_launch();
+  if (!describe_current_thread(r.block, r.thread)) return false;
+  const launch_state* l = current_thread_launch();
   r.kernel = l ? l->kernel_name : "?";
   return true;
 }
@@ -121,7 +120,7 @@ extern "C" void __asan_on_error() {
   std::snprintf(what, sizeof what, "  %s of %zu bytes at %p", write ? "write" : "read", size, addr);
   std::string d = what;
   const char* dyn = static_cast<const char*>(dynamic_shared_memory());
-  const launch_state* launch = current_executor()->current_launch();
+  const launch_state* launch = current_thread_launch();
   if (addr >= dyn && static_cast<const char*>(addr) < dyn + kDynamicSharedCapacity) {
     r.fault_class = "out-of-bounds access";
     d += ": " + std::to_string(static_cast<const char*>(addr) - dyn) +
@@ -223,10 +222,9 @@ void type_mismatch(ubsan_type_mismatch_data* d, std::uintptr_t pointer) {
                   how, static_cast<unsigned long>(pointer), d->type->name,
                   static_cast<unsigned long>(align));
   }
-  block_executor* e = current_executor();
   uint3 b{}, t{};
-  if (e && e->describe_current(b, t)) {
-    e->fault_current_lane(pointer == 0 ? "null pointer access" : "misaligned address", d->loc.file,
+  if (describe_current_thread(b, t)) {
+    fault_current_thread(pointer == 0 ? "null pointer access" : "misaligned address", d->loc.file,
                           static_cast<int>(d->loc.line), detail,
                           pointer == 0 ? cudaErrorIllegalAddress : cudaErrorMisalignedAddress);
   }

@@ -19,7 +19,7 @@
 
 #include "check/report.h"
 #include "check/symbolize.h"
-#include "exec/block.h"
+#include "exec/current_thread.h"
 #include "exec/options.h"
 
 namespace cuemu::detail {
@@ -69,18 +69,18 @@ void host_fault(int sig, void* ucontext) {
 }
 
 void on_fault(int sig, siginfo_t* info, void* ucontext) {
-  block_executor* e = current_executor();
   uint3 block{}, thread{};
-  if (!e || !e->describe_current(block, thread) || g_dying.exchange(true)) {
-    if (g_dying.load() && e) pause();  // another CUDA thread is already reporting
-    if (!e && !g_dying.exchange(true)) host_fault(sig, ucontext);
+  const bool on_worker = current_thread_launch() != nullptr;
+  if (!describe_current_thread(block, thread) || g_dying.exchange(true)) {
+    if (g_dying.load() && on_worker) pause();  // another CUDA thread is already reporting
+    if (!on_worker && !g_dying.exchange(true)) host_fault(sig, ucontext);
     signal(sig, SIG_DFL);
     raise(sig);
     return;
   }
   alarm(20);  // symbolization runs addr2line: never let a report hang
-  const launch_state* launch = e->current_launch();
-  const boost::context::stack_context* sc = e->current_stack();
+  const launch_state* launch = current_thread_launch();
+  const boost::context::stack_context* sc = current_thread_stack();
   const char* addr = static_cast<const char*>(info->si_addr);
   bool overflow = false;
   if (sc && (sig == SIGSEGV || sig == SIGBUS)) {
@@ -143,9 +143,8 @@ std::vector<running_thread>* g_running = nullptr;
 std::atomic<int> g_running_next{0};
 
 void on_timeout_probe(int, siginfo_t*, void* ucontext) {
-  block_executor* e = current_executor();
   uint3 block{}, thread{};
-  if (!e || !e->describe_current(block, thread) || !g_running) return;
+  if (!describe_current_thread(block, thread) || !g_running) return;
   const int slot = g_running_next.fetch_add(1);
   if (slot >= static_cast<int>(g_running->size())) return;
   running_thread& t = (*g_running)[slot];

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "exec/check_hooks.h"
+#include "check/events.h"
 #include "exec/grid.h"
 #include "exec/stack_pool.h"
 

@@ -5,7 +5,7 @@
 
 #include <boost/context/fiber.hpp>
 
-#include "exec/check_hooks.h"
+#include "check/events.h"
 
 namespace cuemu::detail {
 

@@ -8,7 +8,7 @@
 
 #include "check/signals.h"
 #include "exec/block.h"
-#include "exec/check_hooks.h"
+#include "check/events.h"
 #include "exec/options.h"
 #include "exec/shared_memory.h"
 #include "exec/worker_pool.h"

@@ -1,6 +1,6 @@
 #include "exec/stack_pool.h"
 
-#include "exec/check_hooks.h"
+#include "check/events.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
