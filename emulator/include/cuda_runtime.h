@@ -45,19 +45,30 @@ inline cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 gridDim, dim3 block
 template <class... P>
 inline cudaError_t cudaLaunchCooperativeKernel(void (*func)(P...), dim3 gridDim, dim3 blockDim,
                                                void** args, size_t sharedMem = 0,
-                                               cudaStream_t stream = 0) {
-  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+                                               cudaStream_t stream = 0,
+                                               const char* __cuemu_file = __builtin_FILE(),
+                                               int __cuemu_line = __builtin_LINE()) {
+  if (!func) return cudaLaunchCooperativeKernel(static_cast<const void*>(nullptr), gridDim,
+                                                blockDim, args, sharedMem, stream);
+  ::cuemu::detail::push_call_configuration(gridDim, blockDim, sharedMem, stream, __cuemu_file,
+                                           __cuemu_line);
+  ::cuemu::detail::make_configuration_cooperative();
+  ::cuemu::detail::call_stub_with_args(func, args, std::index_sequence_for<P...>{});
+  return ::cuemu::detail::last_launch_result();
 }
 
 // cudaLaunchKernelEx with typed arguments (C++ form). Launch attributes are accepted; those
 // that only change scheduling on a GPU (programmatic dependent launch, priorities) have no
-// effect here.
+// effect here; cudaLaunchAttributeCooperative makes it a cooperative launch.
 template <class... ExpTypes, class... ActTypes>
 inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config,
                                       void (*kernel)(ExpTypes...), ActTypes&&... args) {
   if (!config) return cudaErrorInvalidValue;
   ::cuemu::detail::push_call_configuration(config->gridDim, config->blockDim,
                                            config->dynamicSmemBytes, config->stream);
+  for (unsigned i = 0; i < config->numAttrs && config->attrs; ++i)
+    if (config->attrs[i].id == cudaLaunchAttributeCooperative && config->attrs[i].val.cooperative)
+      ::cuemu::detail::make_configuration_cooperative();
   kernel(std::forward<ActTypes>(args)...);
   return ::cuemu::detail::last_launch_result();
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cuemu/host_defines.h>
+#include <cuemu/progress.h>
 #include <vector_types.h>
 
 namespace cuemu::detail {
@@ -27,7 +28,7 @@ inline T atomic_update(T* p, F f) noexcept {
   T desired = f(old);
   while (!__atomic_compare_exchange(p, &old, &desired, true, atomic_order, atomic_order))
     desired = f(old);
-  return old;
+  return polled(p, old);
 }
 
 }  // namespace cuemu::detail
@@ -43,14 +44,14 @@ inline T atomic_update(T* p, F f) noexcept {
 // --- atomicAdd ---
 #define __CUEMU_ATOMIC_ADD(S)                                                                  \
   __CUEMU_AF__ int atomicAdd##S(int* a, int v) noexcept {                                      \
-    return __atomic_fetch_add(a, v, ::cuemu::detail::atomic_order);                            \
+    return ::cuemu::detail::polled(a, __atomic_fetch_add(a, v, ::cuemu::detail::atomic_order));                            \
   }                                                                                            \
   __CUEMU_AF__ unsigned int atomicAdd##S(unsigned int* a, unsigned int v) noexcept {           \
-    return __atomic_fetch_add(a, v, ::cuemu::detail::atomic_order);                            \
+    return ::cuemu::detail::polled(a, __atomic_fetch_add(a, v, ::cuemu::detail::atomic_order));                            \
   }                                                                                            \
   __CUEMU_AF__ unsigned long long atomicAdd##S(unsigned long long* a,                          \
                                                unsigned long long v) noexcept {                \
-    return __atomic_fetch_add(a, v, ::cuemu::detail::atomic_order);                            \
+    return ::cuemu::detail::polled(a, __atomic_fetch_add(a, v, ::cuemu::detail::atomic_order));                            \
   }                                                                                            \
   __CUEMU_AF__ float atomicAdd##S(float* a, float v) noexcept {                                \
     return ::cuemu::detail::atomic_update(a, [v](float o) { return o + v; });                  \
@@ -78,10 +79,10 @@ __CUEMU_ATOMIC_SCOPES(__CUEMU_ATOMIC_ADD)
 // --- atomicSub ---
 #define __CUEMU_ATOMIC_SUB(S)                                                                  \
   __CUEMU_AF__ int atomicSub##S(int* a, int v) noexcept {                                      \
-    return __atomic_fetch_sub(a, v, ::cuemu::detail::atomic_order);                            \
+    return ::cuemu::detail::polled(a, __atomic_fetch_sub(a, v, ::cuemu::detail::atomic_order));                            \
   }                                                                                            \
   __CUEMU_AF__ unsigned int atomicSub##S(unsigned int* a, unsigned int v) noexcept {           \
-    return __atomic_fetch_sub(a, v, ::cuemu::detail::atomic_order);                            \
+    return ::cuemu::detail::polled(a, __atomic_fetch_sub(a, v, ::cuemu::detail::atomic_order));                            \
   }
 __CUEMU_ATOMIC_SCOPES(__CUEMU_ATOMIC_SUB)
 #undef __CUEMU_ATOMIC_SUB
@@ -89,14 +90,14 @@ __CUEMU_ATOMIC_SCOPES(__CUEMU_ATOMIC_SUB)
 // --- atomicExch ---
 #define __CUEMU_ATOMIC_EXCH(S)                                                                 \
   __CUEMU_AF__ int atomicExch##S(int* a, int v) noexcept {                                     \
-    return __atomic_exchange_n(a, v, ::cuemu::detail::atomic_order);                           \
+    return ::cuemu::detail::polled(a, __atomic_exchange_n(a, v, ::cuemu::detail::atomic_order));                           \
   }                                                                                            \
   __CUEMU_AF__ unsigned int atomicExch##S(unsigned int* a, unsigned int v) noexcept {          \
-    return __atomic_exchange_n(a, v, ::cuemu::detail::atomic_order);                           \
+    return ::cuemu::detail::polled(a, __atomic_exchange_n(a, v, ::cuemu::detail::atomic_order));                           \
   }                                                                                            \
   __CUEMU_AF__ unsigned long long atomicExch##S(unsigned long long* a,                         \
                                                 unsigned long long v) noexcept {               \
-    return __atomic_exchange_n(a, v, ::cuemu::detail::atomic_order);                           \
+    return ::cuemu::detail::polled(a, __atomic_exchange_n(a, v, ::cuemu::detail::atomic_order));                           \
   }                                                                                            \
   __CUEMU_AF__ float atomicExch##S(float* a, float v) noexcept {                               \
     float old;                                                                                 \
@@ -143,7 +144,7 @@ __CUEMU_ATOMIC_SCOPES(__CUEMU_ATOMIC_INCDEC)
   __CUEMU_AF__ T atomicCAS##S(T* a, T compare, T val) noexcept {                               \
     __atomic_compare_exchange_n(a, &compare, val, false, ::cuemu::detail::atomic_order,        \
                                 ::cuemu::detail::atomic_order);                                \
-    return compare;                                                                            \
+    return ::cuemu::detail::polled(a, compare);                                                                            \
   }
 #define __CUEMU_ATOMIC_CAS(S)                             \
   __CUEMU_ATOMIC_CAS_T(S, int)                            \
@@ -157,13 +158,13 @@ __CUEMU_ATOMIC_SCOPES(__CUEMU_ATOMIC_CAS)
 // --- atomicAnd / atomicOr / atomicXor ---
 #define __CUEMU_ATOMIC_BITS_T(S, T)                                                            \
   __CUEMU_AF__ T atomicAnd##S(T* a, T v) noexcept {                                            \
-    return __atomic_fetch_and(a, v, ::cuemu::detail::atomic_order);                            \
+    return ::cuemu::detail::polled(a, __atomic_fetch_and(a, v, ::cuemu::detail::atomic_order));                            \
   }                                                                                            \
   __CUEMU_AF__ T atomicOr##S(T* a, T v) noexcept {                                             \
-    return __atomic_fetch_or(a, v, ::cuemu::detail::atomic_order);                             \
+    return ::cuemu::detail::polled(a, __atomic_fetch_or(a, v, ::cuemu::detail::atomic_order));                             \
   }                                                                                            \
   __CUEMU_AF__ T atomicXor##S(T* a, T v) noexcept {                                            \
-    return __atomic_fetch_xor(a, v, ::cuemu::detail::atomic_order);                            \
+    return ::cuemu::detail::polled(a, __atomic_fetch_xor(a, v, ::cuemu::detail::atomic_order));                            \
   }
 #define __CUEMU_ATOMIC_BITS(S)                            \
   __CUEMU_ATOMIC_BITS_T(S, int)                           \
@@ -196,7 +197,7 @@ inline T cas128(T* a, const T& compare, const T& val) noexcept {
   T old = *a;
   if (__builtin_memcmp(&old, &compare, sizeof(T)) == 0) *a = val;
   lock_16byte(a, false);
-  return old;
+  return polled(a, old);
 }
 template <class T>
 inline T exch128(T* a, const T& val) noexcept {
@@ -204,7 +205,7 @@ inline T exch128(T* a, const T& val) noexcept {
   T old = *a;
   *a = val;
   lock_16byte(a, false);
-  return old;
+  return polled(a, old);
 }
 template <bool B, class T = void>
 struct enable_if128 {};

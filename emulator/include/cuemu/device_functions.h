@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cuemu/host_defines.h>
+#include <cuemu/progress.h>
 #include <vector_types.h>
 
 #include <math.h>
@@ -255,20 +256,35 @@ namespace cuemu::detail {
 // ---------------------------------------------------------------------------------------------
 // Fences, clocks, sleep
 // ---------------------------------------------------------------------------------------------
-__CUEMU_DF__ void __threadfence() noexcept { std::atomic_thread_fence(std::memory_order_seq_cst); }
+// A fence is also a poll (cuemu/progress.h): a thread that spins on plain loads with a fence
+// in its loop yields to the others.
+namespace cuemu::detail {
+inline constexpr char fence_poll_tag = 0;
+// The device's cycle counter: the emulated H200's clock rate (1980 MHz, cudaDevAttrClockRate)
+// times the host's real time since the program started (src/exec/intrinsics.cpp).
+long long device_clock_cycles() noexcept;
+inline long long polled_clock() noexcept {
+  const long long c = device_clock_cycles();
+  return polled(&fence_poll_tag + 1, c);
+}
+}  // namespace cuemu::detail
+__CUEMU_DF__ void __threadfence() noexcept {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  ::cuemu::detail::poll_event(&::cuemu::detail::fence_poll_tag);
+}
 __CUEMU_DF__ void __threadfence_block() noexcept {
   std::atomic_thread_fence(std::memory_order_seq_cst);
+  ::cuemu::detail::poll_event(&::cuemu::detail::fence_poll_tag);
 }
 __CUEMU_DF__ void __threadfence_system() noexcept {
   std::atomic_thread_fence(std::memory_order_seq_cst);
+  ::cuemu::detail::poll_event(&::cuemu::detail::fence_poll_tag);
 }
-// clock() is the C library's (declared by <time.h>); clock64() counts nanoseconds of a steady
-// clock, so differences of clock64() are monotonic.
-__CUEMU_DF__ long long clock64() noexcept {
-  return static_cast<long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                    std::chrono::steady_clock::now().time_since_epoch())
-                                    .count());
-}
+// clock64() and clock() (the latter 32 bits wide, sign-extended to clock_t as the GPU's is) count
+// cycles of the emulated device's clock, so loops that wait for N cycles take as long as on the
+// GPU. In device code clock() is this one (the runtime provides the C library's symbol: host
+// code gets process CPU time from it as before).
+__CUEMU_DF__ long long clock64() noexcept { return ::cuemu::detail::polled_clock(); }
 __CUEMU_DF__ unsigned long long __globaltimer() noexcept {
   return static_cast<unsigned long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                              std::chrono::system_clock::now().time_since_epoch())
@@ -336,9 +352,14 @@ __CUEMU_DF__ unsigned int __isGridConstant(const void*) noexcept { return 0; }
 __CUEMU_DF__ void cudaGridDependencySynchronize() noexcept {}
 __CUEMU_DF__ void cudaTriggerProgrammaticLaunchCompletion() noexcept {}
 
-// Sleeps the calling OS thread (at most 1 ms, like the GPU's bound).
+// The calling thread yields to the others of its block (a thread that sleeps is waiting for
+// something), then sleeps out what is left of `ns` (at most 1 ms, like the GPU's bound).
 __CUEMU_DF__ void __nanosleep(unsigned int ns) noexcept {
-  std::this_thread::sleep_for(std::chrono::nanoseconds(ns < 1000000u ? ns : 1000000u));
+  const auto start = std::chrono::steady_clock::now();
+  ::cuemu::detail::spin_yield();
+  const auto want = std::chrono::nanoseconds(ns < 1000000u ? ns : 1000000u);
+  const auto slept = std::chrono::steady_clock::now() - start;
+  if (slept < want) std::this_thread::sleep_for(want - slept);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -49,6 +49,10 @@ int push_call_configuration(dim3 grid, dim3 block = dim3(1), std::size_t shared_
                             cudaStream_t stream = nullptr,
                             const char* file = __builtin_FILE(), int line = __builtin_LINE());
 
+// Marks the configuration pushed last as a cooperative launch (this_grid().sync() allowed; the
+// grid must fit the device's residency, else cudaErrorCooperativeLaunchTooLarge).
+void make_configuration_cooperative() noexcept;
+
 // The block executor of this OS thread while it runs a block (set by the scheduler), else null.
 class block_executor;
 inline thread_local block_executor* t_current_executor = nullptr;
@@ -168,7 +172,8 @@ struct kernel_registrar {
 // cudaLaunchKernel through the registry; `file`/`line` name the call for error messages.
 cudaError_t launch_registered(const void* fn, dim3 grid, dim3 block, void** args,
                               std::size_t shared_mem, cudaStream_t stream, const char* file,
-                              int line);
+                              int line,
+                              bool cooperative = false);
 // The result of the most recent launch on this host thread (the stub returns void).
 cudaError_t last_launch_result() noexcept;
 

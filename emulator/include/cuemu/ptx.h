@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "cuemu/host_defines.h"
+#include "cuemu/progress.h"
 #include "cuemu/sync_functions.h"
 #include "device_launch_parameters.h"
 
@@ -59,12 +60,25 @@ inline void* ptr(unsigned long long base, long long offset) noexcept {
 
 // ld/st: `order` < 0 is a weak (plain, volatile) access; otherwise atomic (sequentially
 // consistent, which gives every ordering PTX's relaxed/acquire/release ask for).
+// PTX orderings: 0 relaxed, 2 acquire, 3 release, 4 acq_rel, 5 sc (GCC's __ATOMIC_* values).
+// Acquire and release keep their meaning (racecheck orders by them); relaxed and sc accesses are
+// sequentially consistent, as CUDA's atomic functions are here.
+#define CUEMU_PTX_ORDERED(ORDER, CALL)                    \
+  switch (ORDER) {                                        \
+    case 2: CALL(__ATOMIC_ACQUIRE); break;                \
+    case 3: CALL(__ATOMIC_RELEASE); break;                \
+    case 4: CALL(__ATOMIC_ACQ_REL); break;                \
+    default: CALL(__ATOMIC_SEQ_CST); break;               \
+  }
+
+// Every load is a poll (cuemu/progress.h): libraries spin on PTX loads.
 template <class T>
 inline T ld(void* p, int order) noexcept {
-  if (order < 0) return *static_cast<volatile T*>(p);
+  if (order < 0) return ::cuemu::detail::polled(p, T(*static_cast<volatile T*>(p)));
   T out;
-  __atomic_load(static_cast<T*>(p), &out, __ATOMIC_SEQ_CST);
-  return out;
+  if (order == 2 || order == 4) __atomic_load(static_cast<T*>(p), &out, __ATOMIC_ACQUIRE);
+  else __atomic_load(static_cast<T*>(p), &out, __ATOMIC_SEQ_CST);
+  return ::cuemu::detail::polled(p, out);
 }
 
 template <class T>
@@ -73,62 +87,93 @@ inline void st(void* p, T v, int order) noexcept {
     *static_cast<volatile T*>(p) = v;
     return;
   }
-  __atomic_store(static_cast<T*>(p), &v, __ATOMIC_SEQ_CST);
+  if (order == 3 || order == 4) __atomic_store(static_cast<T*>(p), &v, __ATOMIC_RELEASE);
+  else __atomic_store(static_cast<T*>(p), &v, __ATOMIC_SEQ_CST);
 }
 
 // Any read-modify-write as a compare-and-swap loop; returns the old value.
 template <class T, class F>
-inline T atom_rmw(void* p, F f) noexcept {
+inline T atom_rmw(void* p, F f, int order = 5) noexcept {
   T* q = static_cast<T*>(p);
   T old;
   __atomic_load(q, &old, __ATOMIC_SEQ_CST);
   for (;;) {
     T next = f(old);
-    if (__atomic_compare_exchange(q, &old, &next, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return old;
+#define CUEMU_PTX_CAS(MO) done = __atomic_compare_exchange(q, &old, &next, false, MO, __ATOMIC_RELAXED)
+    bool done = false;
+    CUEMU_PTX_ORDERED(order, CUEMU_PTX_CAS)
+#undef CUEMU_PTX_CAS
+    if (done) return ::cuemu::detail::polled(p, old);
   }
 }
 
 template <class T>
-inline T atom_add(void* p, T v, int) noexcept {
+inline T atom_add(void* p, T v, int order) noexcept {
   if constexpr (std::is_integral_v<T>) {
     using U = std::make_unsigned_t<T>;
-    return static_cast<T>(__atomic_fetch_add(static_cast<U*>(p), static_cast<U>(v), __ATOMIC_SEQ_CST));
+    U r;
+#define CUEMU_PTX_ADD(MO) r = __atomic_fetch_add(static_cast<U*>(p), static_cast<U>(v), MO)
+    CUEMU_PTX_ORDERED(order, CUEMU_PTX_ADD)
+#undef CUEMU_PTX_ADD
+    return ::cuemu::detail::polled(p, static_cast<T>(r));
   } else {
-    return atom_rmw<T>(p, [v](T o) { return o + v; });
+    return atom_rmw<T>(p, [v](T o) { return o + v; }, order);
   }
 }
 template <class T>
-inline T atom_inc(void* p, T v, int) noexcept {  // ((old >= v) ? 0 : old + 1)
-  return atom_rmw<T>(p, [v](T o) { return o >= v ? T(0) : T(o + 1); });
+inline T atom_inc(void* p, T v, int order) noexcept {  // ((old >= v) ? 0 : old + 1)
+  return atom_rmw<T>(p, [v](T o) { return o >= v ? T(0) : T(o + 1); }, order);
 }
 template <class T>
-inline T atom_dec(void* p, T v, int) noexcept {  // ((old == 0 || old > v) ? v : old - 1)
-  return atom_rmw<T>(p, [v](T o) { return (o == 0 || o > v) ? v : T(o - 1); });
+inline T atom_dec(void* p, T v, int order) noexcept {  // ((old == 0 || old > v) ? v : old - 1)
+  return atom_rmw<T>(p, [v](T o) { return (o == 0 || o > v) ? v : T(o - 1); }, order);
 }
 template <class T>
-inline T atom_min(void* p, T v, int) noexcept {
-  return atom_rmw<T>(p, [v](T o) { return v < o ? v : o; });
+inline T atom_min(void* p, T v, int order) noexcept {
+  return atom_rmw<T>(p, [v](T o) { return v < o ? v : o; }, order);
 }
 template <class T>
-inline T atom_max(void* p, T v, int) noexcept {
-  return atom_rmw<T>(p, [v](T o) { return v > o ? v : o; });
+inline T atom_max(void* p, T v, int order) noexcept {
+  return atom_rmw<T>(p, [v](T o) { return v > o ? v : o; }, order);
 }
 template <class T>
-inline T atom_and(void* p, T v, int) noexcept { return __atomic_fetch_and(static_cast<T*>(p), v, __ATOMIC_SEQ_CST); }
+inline T atom_and(void* p, T v, int order) noexcept {
+  T r;
+#define CUEMU_PTX_OP(MO) r = __atomic_fetch_and(static_cast<T*>(p), v, MO)
+  CUEMU_PTX_ORDERED(order, CUEMU_PTX_OP)
+#undef CUEMU_PTX_OP
+  return ::cuemu::detail::polled(p, r);
+}
 template <class T>
-inline T atom_or(void* p, T v, int) noexcept { return __atomic_fetch_or(static_cast<T*>(p), v, __ATOMIC_SEQ_CST); }
+inline T atom_or(void* p, T v, int order) noexcept {
+  T r;
+#define CUEMU_PTX_OP(MO) r = __atomic_fetch_or(static_cast<T*>(p), v, MO)
+  CUEMU_PTX_ORDERED(order, CUEMU_PTX_OP)
+#undef CUEMU_PTX_OP
+  return ::cuemu::detail::polled(p, r);
+}
 template <class T>
-inline T atom_xor(void* p, T v, int) noexcept { return __atomic_fetch_xor(static_cast<T*>(p), v, __ATOMIC_SEQ_CST); }
+inline T atom_xor(void* p, T v, int order) noexcept {
+  T r;
+#define CUEMU_PTX_OP(MO) r = __atomic_fetch_xor(static_cast<T*>(p), v, MO)
+  CUEMU_PTX_ORDERED(order, CUEMU_PTX_OP)
+#undef CUEMU_PTX_OP
+  return ::cuemu::detail::polled(p, r);
+}
 template <class T>
-inline T atom_exch(void* p, T v, int) noexcept {
+inline T atom_exch(void* p, T v, int order) noexcept {
   T old;
-  __atomic_exchange(static_cast<T*>(p), &v, &old, __ATOMIC_SEQ_CST);
-  return old;
+#define CUEMU_PTX_XCHG(MO) __atomic_exchange(static_cast<T*>(p), &v, &old, MO)
+  CUEMU_PTX_ORDERED(order, CUEMU_PTX_XCHG)
+#undef CUEMU_PTX_XCHG
+  return ::cuemu::detail::polled(p, old);
 }
 template <class T>
-inline T atom_cas(void* p, T compare, T v, int) noexcept {
-  __atomic_compare_exchange(static_cast<T*>(p), &compare, &v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-  return compare;  // the old value either way
+inline T atom_cas(void* p, T compare, T v, int order) noexcept {
+#define CUEMU_PTX_CAS(MO) __atomic_compare_exchange(static_cast<T*>(p), &compare, &v, false, MO, __ATOMIC_RELAXED)
+  CUEMU_PTX_ORDERED(order, CUEMU_PTX_CAS)
+#undef CUEMU_PTX_CAS
+  return ::cuemu::detail::polled(p, compare);  // the old value either way
 }
 
 // Integer arithmetic wraps, as in PTX.

@@ -12,7 +12,8 @@
 
 namespace cuemu::detail {
 
-enum class barrier_op : std::uint8_t { sync, count, and_, or_ };
+// grid: this_grid().sync() of a cooperative launch (the block's barrier, then the grid's).
+enum class barrier_op : std::uint8_t { sync, count, and_, or_, grid };
 enum class warp_op : std::uint8_t {
   syncwarp, shfl_idx, shfl_up, shfl_down, shfl_xor, ballot, any, all, match_any, match_all, converge,
   reduce_add_u, reduce_min_u, reduce_max_u, reduce_add_i, reduce_min_i, reduce_max_i,
@@ -32,6 +33,8 @@ int block_barrier(barrier_op op, int predicate, source_location where);
 std::uint64_t warp_collective(warp_op op, unsigned mask, std::uint64_t value, int arg, int width,
                               source_location where);
 unsigned active_mask() noexcept;
+// Whether the running kernel was launched cooperatively (this_grid().sync() allowed).
+bool grid_is_cooperative() noexcept;
 // coalesced_threads(): the lanes of the calling warp waiting at this call site once every lane
 // of the warp has stopped (at a synchronisation point or exited).
 unsigned converged_lanes(source_location where);

@@ -3,7 +3,8 @@
 // detector fed by ThreadSanitizer's instrumentation); in the plain build every hook is an empty
 // inline function. The scheduler calls these at its events: coroutine switches, lane begin/end,
 // barrier and warp-collective arrival and completion, block and launch begin/end.
-// Implementations: src/check/sanitizer_hooks.cpp (memcheck), src/check/racecheck.cpp.
+// Implementations: src/check/sanitizer_hooks.cpp (memcheck), src/check/racecheck.cpp. The
+// executor asks about the running thread through exec/current_thread.h.
 #pragma once
 
 #include <cstddef>
@@ -62,6 +63,12 @@ void barrier_complete(block_tokens* t);
 // starting at thread `warp_first`), `existing` (the warp's lanes).
 void collective_complete(block_tokens* t, unsigned warp_first, unsigned participants,
                          unsigned existing);
+// this_grid().sync() of a cooperative launch: a block's threads have all arrived (on its last
+// lane); the last block of the grid arrived (under the grid's lock, before any block leaves); a
+// block leaves (before its threads resume).
+void grid_barrier_arrive(block_tokens* t);
+void grid_barrier_complete();
+void grid_barrier_release(block_tokens* t);
 #else
 inline void* create_fiber_context() { return nullptr; }
 inline void destroy_fiber_context(void*) {}
@@ -80,6 +87,9 @@ inline void barrier_arrive(block_tokens*) {}
 inline void collective_arrive(block_tokens*) {}
 inline void barrier_complete(block_tokens*) {}
 inline void collective_complete(block_tokens*, unsigned, unsigned, unsigned) {}
+inline void grid_barrier_arrive(block_tokens*) {}
+inline void grid_barrier_complete() {}
+inline void grid_barrier_release(block_tokens*) {}
 #endif
 
 }  // namespace hooks

@@ -42,6 +42,8 @@
 #include <utility>
 #include <vector>
 
+#include <cuemu/progress.h>
+
 #include "check/report.h"
 #include "check/symbolize.h"
 #include "exec/current_thread.h"
@@ -529,11 +531,20 @@ void release_to(block_tokens& b, unsigned lane, std::uintptr_t addr) {
 // fence + relaxed atomic pattern) and acquires (the threadFenceReduction sample's last block
 // reads what the others wrote with no fence after its atomicInc, and a GPU honours that); a
 // later fence acquires from its address (atomic, then fence: acquire).
-void atomic_event(std::uintptr_t addr, bool modifies) {
+//
+// Memory orders: CUDA's atomic functions are relaxed (compiled sequentially consistent here, so
+// `mo` 5 orders nothing); PTX's .acquire and .release (libcu++'s cuda::atomic_ref, CUB) arrive as
+// acquire (2), release (3) and acq_rel (4) and order as C++'s do.
+void atomic_event(std::uintptr_t addr, bool modifies, int mo) {
   current c;
   if (!running_thread(addr, c)) return;
   block_tokens& b = *c.b;
   auto& t = b.threads[c.lane];
+  if (modifies && (mo == 3 || mo == 4)) {
+    release_to(b, c.lane, addr);
+    b.bump(t);
+  }
+  if (mo == 2 || mo == 4) acquire_from(b, c.lane, addr);
   if (t.fenced && modifies) {
     release_to(b, c.lane, addr);
     acquire_from(b, c.lane, addr);
@@ -642,6 +653,20 @@ void barrier_complete(block_tokens* b) {
   b->partial.clear();
 }
 
+// this_grid().sync(): every access before it, in any block, happens before every access after
+// it, as if the grid's phases were launches.
+void grid_barrier_arrive(block_tokens* b) {
+  if (!b) return;
+  u32 m = g_max_clock.load();
+  while (m < b->max_clock && !g_max_clock.compare_exchange_weak(m, b->max_clock)) {}
+}
+void grid_barrier_complete() { g_launch_base.store(g_max_clock.load() + 1); }
+void grid_barrier_release(block_tokens* b) {
+  if (!b) return;
+  b->max_clock = std::max(b->max_clock, g_launch_base.load());
+  barrier_complete(b);
+}
+
 void collective_complete(block_tokens* b, unsigned first, unsigned m, unsigned existing) {
   if (!b) return;
   u32 c = 0;
@@ -706,9 +731,16 @@ void volatile_access(void* p, std::size_t n, bool write, std::uintptr_t pc) {
   const cuemu::detail::allocation* al = cuemu::detail::find_allocation(p);
   if (al && !al->freed && al->kind != cuemu::detail::memory_kind::host_registered) {
     cuemu::detail::access(addr, n, write ? access_kind::atomic : access_kind::atomic_read, pc);
-    cuemu::detail::atomic_event(addr, write);
+    cuemu::detail::atomic_event(addr, write, 0);
   } else {
     cuemu::detail::access(addr, n, write ? access_kind::write : access_kind::read, pc);
+  }
+  // A thread spinning on a volatile load yields to the others (cuemu/progress.h).
+  if (!write && n <= 8 && cuemu::detail::current_thread_index() >= 0) {
+    unsigned long long v = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      v |= static_cast<unsigned long long>(static_cast<const volatile unsigned char*>(p)[i]) << (8 * i);
+    cuemu::detail::poll_at(p, v, reinterpret_cast<const char*>(pc) - 1);
   }
 }
 }  // namespace
@@ -763,64 +795,64 @@ namespace {
 std::mutex g_atomic128_mutex;
 
 template <class T>
-void atomic_access(volatile T* a, bool modifies, std::uintptr_t pc) {
+void atomic_access(volatile T* a, bool modifies, std::uintptr_t pc, int mo) {
   const auto addr = reinterpret_cast<std::uintptr_t>(const_cast<T*>(a));
   cuemu::detail::access(addr, sizeof(T), modifies ? access_kind::atomic : access_kind::atomic_read, pc);
-  cuemu::detail::atomic_event(addr, modifies);
+  cuemu::detail::atomic_event(addr, modifies, mo);
 }
 }  // namespace
 
-#define CUEMU_TSAN_ATOMIC_OPS(N, T, LOAD, STORE, XCHG, FETCH)                                     \
-  CUEMU_TSAN T __tsan_atomic##N##_load(const volatile T* a, int) {                                \
-    atomic_access(const_cast<volatile T*>(a), false, CUEMU_PC);                                   \
-    LOAD;                                                                                         \
-  }                                                                                               \
-  CUEMU_TSAN void __tsan_atomic##N##_store(volatile T* a, T v, int) {                             \
-    atomic_access(a, true, CUEMU_PC);                                                             \
-    STORE;                                                                                        \
-  }                                                                                               \
-  CUEMU_TSAN T __tsan_atomic##N##_exchange(volatile T* a, T v, int) {                             \
-    atomic_access(a, true, CUEMU_PC);                                                             \
-    XCHG;                                                                                         \
-  }                                                                                               \
-  CUEMU_TSAN T __tsan_atomic##N##_fetch_add(volatile T* a, T v, int) {                            \
-    atomic_access(a, true, CUEMU_PC);                                                             \
-    FETCH(add, +);                                                                                \
-  }                                                                                               \
-  CUEMU_TSAN T __tsan_atomic##N##_fetch_sub(volatile T* a, T v, int) {                            \
-    atomic_access(a, true, CUEMU_PC);                                                             \
-    FETCH(sub, -);                                                                                \
-  }                                                                                               \
-  CUEMU_TSAN T __tsan_atomic##N##_fetch_and(volatile T* a, T v, int) {                            \
-    atomic_access(a, true, CUEMU_PC);                                                             \
-    FETCH(and, &);                                                                                \
-  }                                                                                               \
-  CUEMU_TSAN T __tsan_atomic##N##_fetch_or(volatile T* a, T v, int) {                             \
-    atomic_access(a, true, CUEMU_PC);                                                             \
-    FETCH(or, |);                                                                                 \
-  }                                                                                               \
-  CUEMU_TSAN T __tsan_atomic##N##_fetch_xor(volatile T* a, T v, int) {                            \
-    atomic_access(a, true, CUEMU_PC);                                                             \
-    FETCH(xor, ^);                                                                                \
-  }                                                                                               \
-  CUEMU_TSAN T __tsan_atomic##N##_fetch_nand(volatile T* a, T v, int) {                           \
-    atomic_access(a, true, CUEMU_PC);                                                             \
-    T old = *a;                                                                                   \
-    while (!cas_##N(a, &old, static_cast<T>(~(old & v)))) {}                                      \
-    return old;                                                                                   \
-  }                                                                                               \
-  CUEMU_TSAN int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* c, T v, int, int) { \
-    atomic_access(a, true, CUEMU_PC);                                                             \
-    return cas_##N(a, c, v);                                                                      \
-  }                                                                                               \
-  CUEMU_TSAN int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* c, T v, int, int) {   \
-    atomic_access(a, true, CUEMU_PC);                                                             \
-    return cas_##N(a, c, v);                                                                      \
-  }                                                                                               \
-  CUEMU_TSAN T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T c, T v, int, int) {       \
-    atomic_access(a, true, CUEMU_PC);                                                             \
-    cas_##N(a, &c, v);                                                                            \
-    return c;                                                                                     \
+#define CUEMU_TSAN_ATOMIC_OPS(N, T, LOAD, STORE, XCHG, FETCH)                                      \
+  CUEMU_TSAN T __tsan_atomic##N##_load(const volatile T* a, int mo) {                              \
+    atomic_access(const_cast<volatile T*>(a), false, CUEMU_PC, mo);                                \
+    LOAD;                                                                                          \
+  }                                                                                                \
+  CUEMU_TSAN void __tsan_atomic##N##_store(volatile T* a, T v, int mo) {                           \
+    atomic_access(a, true, CUEMU_PC, mo);                                                          \
+    STORE;                                                                                         \
+  }                                                                                                \
+  CUEMU_TSAN T __tsan_atomic##N##_exchange(volatile T* a, T v, int mo) {                           \
+    atomic_access(a, true, CUEMU_PC, mo);                                                          \
+    XCHG;                                                                                          \
+  }                                                                                                \
+  CUEMU_TSAN T __tsan_atomic##N##_fetch_add(volatile T* a, T v, int mo) {                          \
+    atomic_access(a, true, CUEMU_PC, mo);                                                          \
+    FETCH(add, +);                                                                                 \
+  }                                                                                                \
+  CUEMU_TSAN T __tsan_atomic##N##_fetch_sub(volatile T* a, T v, int mo) {                          \
+    atomic_access(a, true, CUEMU_PC, mo);                                                          \
+    FETCH(sub, -);                                                                                 \
+  }                                                                                                \
+  CUEMU_TSAN T __tsan_atomic##N##_fetch_and(volatile T* a, T v, int mo) {                          \
+    atomic_access(a, true, CUEMU_PC, mo);                                                          \
+    FETCH(and, &);                                                                                 \
+  }                                                                                                \
+  CUEMU_TSAN T __tsan_atomic##N##_fetch_or(volatile T* a, T v, int mo) {                           \
+    atomic_access(a, true, CUEMU_PC, mo);                                                          \
+    FETCH(or, |);                                                                                  \
+  }                                                                                                \
+  CUEMU_TSAN T __tsan_atomic##N##_fetch_xor(volatile T* a, T v, int mo) {                          \
+    atomic_access(a, true, CUEMU_PC, mo);                                                          \
+    FETCH(xor, ^);                                                                                 \
+  }                                                                                                \
+  CUEMU_TSAN T __tsan_atomic##N##_fetch_nand(volatile T* a, T v, int mo) {                         \
+    atomic_access(a, true, CUEMU_PC, mo);                                                          \
+    T old = *a;                                                                                    \
+    while (!cas_##N(a, &old, static_cast<T>(~(old & v)))) {}                                       \
+    return old;                                                                                    \
+  }                                                                                                \
+  CUEMU_TSAN int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* c, T v, int, int mo) { \
+    atomic_access(a, true, CUEMU_PC, mo);                                                          \
+    return cas_##N(a, c, v);                                                                       \
+  }                                                                                                \
+  CUEMU_TSAN int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* c, T v, int, int mo) { \
+    atomic_access(a, true, CUEMU_PC, mo);                                                          \
+    return cas_##N(a, c, v);                                                                       \
+  }                                                                                                \
+  CUEMU_TSAN T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T c, T v, int, int mo) {     \
+    atomic_access(a, true, CUEMU_PC, mo);                                                          \
+    cas_##N(a, &c, v);                                                                             \
+    return c;                                                                                      \
   }
 
 #define CUEMU_LOCKFREE(N, T)                                                                      \

@@ -77,6 +77,9 @@ void barrier_arrive(block_tokens*) {}
 void barrier_complete(block_tokens*) {}
 void collective_complete(block_tokens*, unsigned, unsigned, unsigned) {}
 void collective_arrive(block_tokens*) {}
+void grid_barrier_arrive(block_tokens*) {}
+void grid_barrier_complete() {}
+void grid_barrier_release(block_tokens*) {}
 }  // namespace hooks
 
 namespace {

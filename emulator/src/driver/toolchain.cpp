@@ -151,6 +151,9 @@ int preprocess_cu(const options& o, const paths& p, variant v, const std::string
   if (!p.cccl_dir.empty()) cmd.insert(cmd.end(), {"-isystem", p.cccl_dir});
   for (const auto& d : nvcc_macros(o, true)) cmd.push_back(d);
   if (device_pass) cmd.push_back("-D__CUDA_ARCH__=" + std::to_string(o.arch * 10));
+  // The text is compiled with ThreadSanitizer's instrumentation (which the preprocessor is not
+  // told of): headers keep the emulator's per-worker records out of it (cuemu/progress.h).
+  if (v == variant::racecheck) cmd.push_back("-D__CUEMU_RACECHECK__");
   for (const auto& f : o.preprocessor) cmd.push_back(f);
   if (!depfile.empty()) cmd.insert(cmd.end(), {"-MD", "-MF", depfile, "-MT", dep_target.empty() ? out : dep_target});
   cmd.push_back(in);

@@ -24,6 +24,7 @@ void called_off_device(const char* what) {
   l.where = where;
   barrier_true_ += predicate != 0;
   ++at_barrier_;
+  if (op == barrier_op::grid) [[unlikely]] grid_round_ = true;
   hooks::barrier_arrive(tokens_);
   if (at_barrier_ == live_) complete_barrier();
   wait_here(l);
@@ -37,7 +38,13 @@ void called_off_device(const char* what) {
 
 int block_executor::barrier_entry(barrier_op op, int predicate, source_location where) {
   block_executor* e = t_current_executor;
-  if (!e) [[unlikely]] called_off_device("__syncthreads");
+  if (!e) [[unlikely]] called_off_device(op == barrier_op::grid ? "this_grid().sync()" : "__syncthreads");
+  if (op == barrier_op::grid && !e->launch_->cooperative) [[unlikely]]
+    e->fault_current_lane("invalid grid synchronization", where.file, where.line,
+                          "  this_grid().sync() in a kernel not launched with "
+                          "cudaLaunchCooperativeKernel: grid_group::is_valid() is false and a GPU "
+                          "traps (unspecified launch failure)\n",
+                          cudaErrorLaunchFailure);
   return e->barrier(op, predicate, where);
 }
 
@@ -57,8 +64,19 @@ void block_executor::complete_barrier() {
       return;
     }
   }
+  if (grid_round_) [[unlikely]] {
+    // this_grid().sync(): the block's part is done; the grid's is not until every block's is.
+    grid_round_ = false;
+    hooks::grid_barrier_arrive(tokens_);
+    grid_arrive();
+    return;
+  }
   hooks::barrier_complete(tokens_);
-  // Every thread not exited is at the barrier: release them all; results are read on departure.
+  release_barrier();
+}
+
+// Every thread not exited is at the barrier: release them all; results are read on departure.
+void block_executor::release_barrier() {
   last_true_ = barrier_true_;
   last_arrived_ = at_barrier_;
   barrier_true_ = 0;
@@ -67,9 +85,10 @@ void block_executor::complete_barrier() {
     w.ready = w.live_pos;
     w.cursor = 31;
     w.converged = w.alive;
+    ++w.gen;
   }
   cur_pos_ = 0;
   cur_warp_ = &warps_[warp_order_[0]];
+  ++events_;
 }
-
 }  // namespace cuemu::detail

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "check/events.h"
@@ -30,7 +31,9 @@
 
 namespace cuemu::detail {
 
-enum class lane_state : std::uint8_t { unstarted, running, ready, at_barrier, at_collective, exited };
+enum class lane_state : std::uint8_t {
+  unstarted, running, ready, at_barrier, at_collective, yielded, exited
+};
 
 class block_executor {
  public:
@@ -53,6 +56,15 @@ class block_executor {
   std::uint64_t collective(warp_op op, unsigned mask, std::uint64_t value, int arg, int width,
                            source_location where);
   unsigned active_mask() const noexcept;
+  // A poll of the running lane found it spinning (cuemu/progress.h): yield it so that the other
+  // lanes of the block, and the other blocks of the grid, run. `now`: __nanosleep.
+  void spin(const void* pc, bool now);
+  // The running lane was interrupted in user code after running a whole time slice without a
+  // switch (exec/preempt.cpp, from a signal handler on the lane's stack): let the others run.
+  void preempt();
+  // For the preemption timer: the lane running now (nullptr between lanes) and the switches so far.
+  const void* running_lane() const noexcept { return batch_.current; }
+  unsigned long long switches() const noexcept { return switches_; }
   unsigned lane_id() const noexcept;
 
   // The stack of the lane now running (for the stack-overflow report), or nullptr.
@@ -86,6 +98,13 @@ class block_executor {
     int arg = 0, width = 32;
     std::uint64_t value = 0, result = 0;
     source_location where{nullptr, 0};
+    // __activemask() after a warp collective: its participants (valid while active_gen equals
+    // its warp's gen, i.e. until the next barrier).
+    unsigned active = 0, active_gen = 0;
+    // Where and on what it spun when it last yielded (the livelock report; its poll record).
+    const void* spin_pc = nullptr;
+    const volatile void* spin_addr = nullptr;
+    unsigned long long spin_value = 0;
   };
   // Lane masks are by lane id, except `ready` and `live_pos`, which are by schedule position.
   // A lane's `state` is exact except for lanes released (in `ready`) and not yet resumed, which
@@ -100,6 +119,8 @@ class block_executor {
     unsigned ready = 0;             // positions of released lanes waiting to be resumed
     unsigned coll = 0;              // lanes waiting at a warp collective other than converge
     unsigned conv = 0;              // lanes waiting in coalesced_threads()
+    unsigned yielded = 0;           // positions of lanes that yielded while spinning
+    unsigned gen = 1;               // bumped by every barrier (see lane::active_gen)
     unsigned cursor = 31;           // position of the lane resumed last (round robin)
     bool dirty = false;             // a lane's state left `unstarted` in this block
     unsigned next_unstarted = 0;    // position in order
@@ -134,6 +155,14 @@ class block_executor {
   }
   lane* pick();
   lane* pick_slow();
+  void release_yielded();
+  unsigned long long progress_mark() const noexcept;
+  bool stall();
+  bool grid_barrier_released();
+  void grid_arrive();
+  std::string spin_site(const lane& l) const;
+  void release_barrier();
+  void report_livelock();
   runner* target_for(lane* next);
   void wait_here(lane& l);
   void setup_block(const launch_state& launch, std::uint64_t schedule_salt);
@@ -184,6 +213,23 @@ class block_executor {
   unsigned at_barrier_ = 0;    // threads waiting at the barrier
   unsigned barrier_true_ = 0;  // of them, with a non-zero predicate
   unsigned last_arrived_ = 0, last_true_ = 0;  // of the barrier completed last
+  // Spinning lanes and blocks (cuemu/progress.h, exec/progress.cpp).
+  unsigned yielded_ = 0;                  // lanes in the warps' `yielded` masks
+  unsigned long long events_ = 0;         // lane exits, barriers and collectives completed
+  unsigned long long round_mark_ = 0;     // progress_mark() when yielded lanes were last released
+  unsigned long long stall_mark_ = 0;     // progress_mark() at the last stall
+  unsigned stall_rounds_ = 0;             // stalls in a row without progress (the back-off)
+  double stalled_since_ = 0;
+  unsigned long long seen_progress_ = ~0ull;  // the launch's progress at the last stall              // when this block last made progress while stalled
+  bool helper_asked_ = false;             // a helper thread took over the grid's other blocks
+  // Cooperative launches: the block waits at this_grid().sync() for this generation to end.
+  bool grid_round_ = false;  // a thread arrived at the block's barrier through this_grid().sync()
+  bool grid_wait_ = false;
+  unsigned long long grid_generation_ = 0;
+  mutable std::unordered_map<const void*, std::string> spin_sites_;  // reports: pc -> file:line
+  volatile unsigned long long switches_ = 0;  // coroutine switches (the preemption monitor)
+  bool preemptible_ = false;                  // registered with the preemption monitor
+  unsigned preemptions_ = 0;                  // of this block
   bool synccheck_ = false;
   bool faulted_ = false;
   bool shutting_down_ = false;

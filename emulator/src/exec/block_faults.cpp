@@ -18,6 +18,7 @@ std::string block_executor::describe_wait(const lane& l) const {
     case lane_state::at_collective:
       return std::string("waits in ") + warp_op_name(l.op) + " (mask " + hex(l.mask) + ") at " +
              site(l.where);
+    case lane_state::yielded: return "spins at " + spin_site(l);
     case lane_state::exited: return "has exited";
     case lane_state::unstarted: return "has not started";
     default: return "is running";

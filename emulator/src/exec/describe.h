@@ -25,7 +25,7 @@ inline std::string triple(uint3 t) {
 
 inline const char* barrier_name(barrier_op op) {
   static const char* names[] = {"__syncthreads", "__syncthreads_count", "__syncthreads_and",
-                                "__syncthreads_or"};
+                                "__syncthreads_or", "this_grid().sync()"};
   return names[static_cast<int>(op)];
 }
 

@@ -18,6 +18,7 @@ namespace cuemu::detail {
 void run_grid(launch_state& launch) {
   const dim3 g = launch.grid;
   const std::size_t nblocks = static_cast<std::size_t>(g.x) * g.y * g.z;
+  launch.blocks = nblocks;
   const exec_options& opt = options();
 
   // The order in which blocks are taken: forward, reverse, or a seeded permutation.
@@ -38,7 +39,22 @@ void run_grid(launch_state& launch) {
     const std::size_t b = order.empty() ? (reverse ? nblocks - 1 - i : i) : order[i];
     const uint3 idx{static_cast<unsigned>(b % g.x), static_cast<unsigned>((b / g.x) % g.y),
                     static_cast<unsigned>(b / (static_cast<std::size_t>(g.x) * g.y))};
-    if (!worker_executor().run(launch, idx, b)) launch.aborted = true;
+    // A one-block grid keeps no counts (nothing waits for it; see in_flight()): launches of
+    // one block stay as cheap as they were.
+    const bool counted = nblocks > 1;
+    if (counted) launch.in_flight.fetch_add(1);
+    const bool ok = worker_executor().run(launch, idx, b);
+    if (!ok) launch.aborted = true;
+    if (launch.cooperative) {
+      // Under the grid's lock: a block waiting at this_grid().sync() checks these with it.
+      std::lock_guard<std::mutex> lock(launch.grid_sync->mutex);
+      launch.finished.fetch_add(1);
+      launch.in_flight.fetch_sub(1);
+    } else if (counted) {
+      launch.finished.fetch_add(1);
+      launch.in_flight.fetch_sub(1);
+    }
+    if (launch.cooperative) launch.grid_sync->cv.notify_all();
   });
   watchdog_stop();
   hooks::launch_end(launch);

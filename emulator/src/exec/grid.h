@@ -2,7 +2,10 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
+#include <memory>
+#include <mutex>
 #include <string>
 
 #include <cuemu/launch.h>
@@ -18,7 +21,41 @@ struct launch_state {
   std::size_t dynamic_shared = 0;
   source_location site{nullptr, 0};  // the launch in host code
   std::atomic<bool> aborted{false};  // a fault in one block stops the others
+  bool cooperative = false;          // cudaLaunchCooperativeKernel: this_grid().sync() allowed
+
+  // Blocks in flight. A block whose threads all spin (or wait at this_grid().sync()) keeps its
+  // worker thread and asks the pool for a helper thread to take the grid's next block, up to the
+  // number of blocks an H200 keeps resident at once (exec/progress.cpp).
+  std::size_t blocks = 0;                     // gridDim.x * gridDim.y * gridDim.z
+  int max_dynamic_shared = 0;                 // the kernel's attribute (occupancy)
+  std::atomic<std::size_t> in_flight{0};      // blocks started and not finished
+  std::atomic<std::size_t> finished{0};       // blocks finished
+  std::atomic<std::size_t> stalled{0};        // blocks waiting in their stall back-off now
+  std::atomic<unsigned long long> progress{0};  // bumped when a stalled block moves on
+  std::atomic<bool> livelock{false};          // reported (once per launch)
+  std::atomic<unsigned> preempt_helpers{0};   // helpers asked for by preempted blocks
+
+  // this_grid().sync() of a cooperative launch: blocks arrived in this generation.
+  struct grid_barrier {
+    std::mutex mutex;
+    std::condition_variable cv;
+    std::size_t arrived = 0;
+    unsigned long long generation = 0;
+  };
+  std::unique_ptr<grid_barrier> grid_sync;  // made for cooperative launches only
 };
+
+// Blocks of the launch in flight now (a one-block grid does not count its block: it is 1).
+inline std::size_t in_flight(const launch_state& l) {
+  return l.blocks == 1 ? 1 : l.in_flight.load();
+}
+
+// The blocks of `launch`'s kernel an H200 keeps resident at once: multiprocessors x the blocks
+// one of them keeps (block size, dynamic shared memory; runtime/launch.cpp). Computed when asked.
+std::size_t resident_grid_limit(const launch_state& launch);
+// The blocks one multiprocessor keeps resident (the occupancy rules of cudaOccupancy*).
+int resident_blocks_per_multiprocessor(unsigned block_threads, std::size_t dynamic_shared,
+                                       int max_dynamic_shared);
 
 // Runs every block of the launch on the worker pool; returns when all are done (or aborted).
 void run_grid(launch_state& launch);

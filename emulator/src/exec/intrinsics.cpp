@@ -51,6 +51,11 @@ unsigned active_mask() noexcept {
   return e ? e->active_mask() : 0;
 }
 
+bool grid_is_cooperative() noexcept {
+  block_executor* e = current_executor();
+  return e && e->current_launch() && e->current_launch()->cooperative;
+}
+
 unsigned lane_id() noexcept {
   block_executor* e = current_executor();
   return e ? e->lane_id() : 0;

@@ -5,6 +5,7 @@
 #include "check/events.h"
 #include "exec/lane_fiber.h"
 #include "exec/options.h"
+#include "exec/preempt.h"
 #include "exec/warp_scheduler.h"
 
 namespace cuemu::detail {
@@ -34,6 +35,7 @@ block_executor::block_executor(std::size_t stack_size)
 }
 
 block_executor::~block_executor() {
+  if (preemptible_) preemption_unregister_worker();
   // Let idle runners leave their loop so their stacks go back to the pool. Runners still
   // holding a lane of an abandoned (faulted) block are left alone on purpose.
   shutting_down_ = true;

@@ -1,10 +1,13 @@
 // Coroutine stacks: mmap'd, one PROT_NONE guard page below each, pooled per worker and reused
-// last-in first-out (the most recently used stack is the one most likely still in cache).
+// last-in first-out (the most recently used stack is the one most likely still in cache). Past
+// 12000 guarded stacks in the process (each takes two of the kernel's 65530 mappings), stacks
+// come 64 to a mapping without guard pages.
 #pragma once
 
 #include <boost/context/stack_context.hpp>
 
 #include <cstddef>
+#include <unordered_set>
 #include <vector>
 
 namespace cuemu::detail {
@@ -24,6 +27,8 @@ class stack_pool {
   std::size_t size_;
   std::size_t page_;
   std::vector<boost::context::stack_context> free_;
+  std::unordered_set<void*> slab_stacks_;  // tops of the stacks from slabs (no guard page)
+  std::vector<void*> slabs_;
 };
 
 // The StackAllocator handed to boost::context::fiber: forwards to a worker's pool.

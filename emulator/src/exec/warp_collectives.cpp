@@ -85,7 +85,9 @@ bool block_executor::resolve_collectives(warp& w) {
                      "), which has exited\n");
         return true;
       }
-      if (o.state != lane_state::at_collective) {
+      if (o.state != lane_state::at_collective ||
+          (o.op == warp_op::converge && l.op != warp_op::converge)) {
+        // Not there yet; or in coalesced_threads(), which completes below without this lane.
         complete = false;
         break;
       }
@@ -108,7 +110,7 @@ bool block_executor::resolve_collectives(warp& w) {
   for (unsigned k = 0; k < w.count; ++k) {
     const lane& o = lanes_[w.first + k];
     if (!has_exited(o) && o.state != lane_state::at_collective &&
-        o.state != lane_state::at_barrier)
+        o.state != lane_state::at_barrier && o.state != lane_state::yielded)
       return false;
   }
   for (unsigned k = 0; k < w.count; ++k) {
@@ -254,8 +256,11 @@ void block_executor::complete_collective(warp& w, unsigned m, const lane& first)
   for (unsigned rest = m; rest; rest &= rest - 1) {
     lane& l = L[__builtin_ctz(rest)];
     l.state = lane_state::ready;
+    l.active = m;
+    l.active_gen = w.gen;
     ready |= 1u << l.pos;
   }
+  ++events_;
   w.ready |= ready;
   if (op == warp_op::converge) w.conv &= ~m;
   else w.coll &= ~m;

@@ -6,6 +6,7 @@
 #include "check/events.h"
 #include "exec/options.h"
 #include "exec/shared_memory.h"
+#include "exec/preempt.h"
 #include "exec/warp_scheduler.h"
 
 namespace cuemu::detail {
@@ -34,6 +35,12 @@ block_executor::lane* block_executor::pick_slow() {
     ++scanned;
   }
   cur_warp_ = &warps_[warp_order_[cur_pos_]];
+  // Only lanes that yielded while spinning are left: if anything changed since they were last
+  // released, let them poll again; else the block stalls (run()).
+  if (yielded_ != 0 && progress_mark() != round_mark_) {
+    release_yielded();
+    return pick();
+  }
   return nullptr;
 }
 
@@ -99,7 +106,8 @@ void block_executor::setup_block(const launch_state& launch, std::uint64_t sched
   for (warp& w : warps_) {
     w.converged = w.alive = w.existing;
     w.live_pos = w.existing;  // positions 0..count-1, like the lane ids
-    w.ready = w.coll = w.conv = 0;
+    w.ready = w.coll = w.conv = w.yielded = 0;
+    ++w.gen;
     w.dirty = false;
     w.cursor = 31;
     w.next_unstarted = 0;
@@ -110,6 +118,16 @@ void block_executor::setup_block(const launch_state& launch, std::uint64_t sched
   live_ = n;
   at_barrier_ = 0;
   barrier_true_ = 0;
+  yielded_ = 0;
+  events_ = 0;
+  round_mark_ = progress_mark();
+  stall_mark_ = round_mark_;
+  stall_rounds_ = 0;
+  stalled_since_ = 0;
+  seen_progress_ = ~0ull;
+  helper_asked_ = false;
+  preemptions_ = 0;
+  grid_round_ = grid_wait_ = false;
   synccheck_ = opt.synccheck;
 }
 
@@ -124,6 +142,10 @@ bool block_executor::run(launch_state& launch, uint3 block_idx, std::uint64_t sc
   gridDim = launch.grid;
 
   setup_block(launch, schedule_salt);
+  if (!preemptible_) {
+    preemptible_ = true;
+    preemption_register_worker();
+  }
   if (hooks::one_lane_per_runner) {
     // Every lane gets its own runner: make the structs here, on the worker's own fiber.
     for (runner* r : retired_) {
@@ -151,10 +173,23 @@ bool block_executor::run(launch_state& launch, uint3 block_idx, std::uint64_t sc
   running_ = &sched_;
   batch_.current = nullptr;
   if (lane* first = pick()) switch_to(target_for(first));
+  // Back here with lanes left: every one of them spins or waits for one that does, or the block
+  // waits at this_grid().sync(). Let the rest of the grid run, then run them again.
+  bool gave_up = false;
+  while (!faulted_ && live_ != 0 && (yielded_ != 0 || grid_wait_)) {
+    running_ = &sched_;
+    batch_.current = nullptr;
+    if (grid_wait_ ? !grid_barrier_released() : !stall()) {
+      gave_up = true;
+      break;
+    }
+    if (yielded_ != 0) release_yielded();
+    if (lane* next = pick()) switch_to(target_for(next));
+  }
   running_ = &sched_;
   batch_.current = nullptr;
-  if (!faulted_ && live_ != 0) report_deadlock();
-  const bool ok = !faulted_;
+  if (!faulted_ && !gave_up && live_ != 0) report_deadlock();
+  const bool ok = !faulted_ && !gave_up;
   if (!ok) abandon_block();
   hooks::block_end(tokens_);
   tokens_ = nullptr;
@@ -166,7 +201,12 @@ bool block_executor::run(launch_state& launch, uint3 block_idx, std::uint64_t sc
 
 unsigned block_executor::active_mask() const noexcept {
   const lane* l = cur();
-  return l ? warps_[l->warp].converged : 0;
+  if (!l) return 0;
+  const warp& w = warps_[l->warp];
+  // After a warp collective, its participants; else the warp's lanes not exited
+  // at the last barrier.
+  if (l->state != lane_state::unstarted && l->active_gen == w.gen) return l->active;
+  return w.converged;
 }
 
 unsigned block_executor::lane_id() const noexcept {

@@ -1,5 +1,6 @@
 // Persistent worker OS threads that take the blocks of a grid. The launching thread works too,
-// so a one-block launch never waits for another thread.
+// so a one-block launch never waits for another thread. Helper threads join a job when one of its
+// items waits for others (blocks that spin on each other, this_grid().sync()).
 #pragma once
 
 #include <atomic>
@@ -20,15 +21,22 @@ class worker_pool {
   // Runs body(i) for every i in [0, n), spread over the workers; returns when all are done.
   void parallel_for(std::size_t n, const std::function<void(std::size_t)>& body);
   unsigned workers() const noexcept { return workers_; }
+  // Called from body(i) when that item waits for others (a block whose threads spin, or wait at
+  // this_grid().sync()): one more thread takes the job's remaining items. False if none remain.
+  bool add_helper();
 
  private:
   explicit worker_pool(unsigned workers);
   void work(std::size_t generation_seen);
   void thread_main();
+  void helper_main();
   void drain();
 
   unsigned workers_;
   std::vector<std::thread> threads_;
+  std::vector<std::thread> helpers_;  // made on demand, kept for later jobs
+  std::condition_variable helper_wake_;
+  unsigned helpers_wanted_ = 0, helpers_idle_ = 0;
   std::mutex launch_mutex_;  // one grid at a time
   std::mutex m_;
   std::condition_variable wake_, done_;

@@ -312,7 +312,7 @@ extern "C" cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, i
     case cudaDevAttrWarpSize: v = p.warpSize; break;
     case cudaDevAttrMaxPitch: v = clamp(p.memPitch); break;
     case cudaDevAttrMaxRegistersPerBlock: v = p.regsPerBlock; break;
-    case cudaDevAttrClockRate: v = 1980000; break;  // kHz
+    case cudaDevAttrClockRate: v = kDeviceClockKHz; break;
     case cudaDevAttrTextureAlignment: v = clamp(p.textureAlignment); break;
     case cudaDevAttrGpuOverlap: v = 1; break;
     case cudaDevAttrMultiProcessorCount: v = p.multiProcessorCount; break;

@@ -20,6 +20,7 @@ struct call_configuration {
   std::size_t shared_mem;
   cudaStream_t stream;
   source_location where;
+  bool cooperative = false;
 };
 thread_local std::vector<call_configuration> t_configurations;
 thread_local cudaError_t t_last_launch = cudaSuccess;
@@ -47,7 +48,7 @@ kernel_attributes attributes_of(const void* fn) {
   return it == attributes().end() ? kernel_attributes{} : it->second;
 }
 
-cudaError_t validate(const call_configuration& c, const void* fn) {
+cudaError_t validate(const call_configuration& c, const void* fn, int& max_dynamic_shared) {
   const cudaDeviceProp& p = device_properties();
   const dim3 g = c.grid, b = c.block;
   if (g.x == 0 || g.y == 0 || g.z == 0 || b.x == 0 || b.y == 0 || b.z == 0)
@@ -62,8 +63,8 @@ cudaError_t validate(const call_configuration& c, const void* fn) {
   if (g.x > static_cast<unsigned>(p.maxGridSize[0]) || g.y > static_cast<unsigned>(p.maxGridSize[1]) ||
       g.z > static_cast<unsigned>(p.maxGridSize[2]))
     return cudaErrorInvalidValue;
-  if (c.shared_mem > static_cast<std::size_t>(attributes_of(fn).max_dynamic_shared))
-    return cudaErrorInvalidValue;
+  max_dynamic_shared = attributes_of(fn).max_dynamic_shared;
+  if (c.shared_mem > static_cast<std::size_t>(max_dynamic_shared)) return cudaErrorInvalidValue;
   if (c.stream && !valid_stream(c.stream)) return cudaErrorInvalidResourceHandle;
   return cudaSuccess;
 }
@@ -79,10 +80,13 @@ int push_call_configuration(dim3 grid, dim3 block, std::size_t shared_mem, cudaS
                  file, line);
     std::abort();
   }
-  t_configurations.push_back({grid, block, shared_mem, stream, {file, line}});
+  t_configurations.push_back({grid, block, shared_mem, stream, {file, line}, false});
   return 0;
 }
 
+void make_configuration_cooperative() noexcept {
+  if (!t_configurations.empty()) t_configurations.back().cooperative = true;
+}
 
 cudaError_t launch(const kernel_entry& e) {
   if (t_configurations.empty()) {
@@ -95,10 +99,24 @@ cudaError_t launch(const kernel_entry& e) {
   const call_configuration c = t_configurations.back();
   t_configurations.pop_back();
   if (cudaError_t s = sticky_error(); s != cudaSuccess) return t_last_launch = record_error(s);
-  if (cudaError_t v = validate(c, e.fn); v != cudaSuccess) return t_last_launch = record_error(v);
+  int max_dynamic_shared = 0;
+  if (cudaError_t v = validate(c, e.fn, max_dynamic_shared); v != cudaSuccess)
+    return t_last_launch = record_error(v);
+
+  if (c.cooperative) {
+    launch_state probe;
+    probe.block = c.block;
+    probe.dynamic_shared = c.shared_mem;
+    probe.max_dynamic_shared = max_dynamic_shared;
+    if (static_cast<std::size_t>(c.grid.x) * c.grid.y * c.grid.z > resident_grid_limit(probe))
+      return t_last_launch = record_error(cudaErrorCooperativeLaunchTooLarge);
+  }
 
   launch_state L;
   L.entry = e;
+  L.cooperative = c.cooperative;
+  if (c.cooperative) L.grid_sync = std::make_unique<launch_state::grid_barrier>();
+  L.max_dynamic_shared = max_dynamic_shared;
   L.kernel_name = kernel_display_name(e.name, e.signature);
   L.grid = c.grid;
   L.block = c.block;
@@ -120,9 +138,28 @@ const registered_kernel* find_registered_kernel(const void* fn) {
   return it == registry().end() ? nullptr : &it->second;
 }
 
+int resident_blocks_per_multiprocessor(unsigned block_threads, std::size_t dynamic_shared,
+                                       int max_dynamic_shared) {
+  const cudaDeviceProp& p = device_properties();
+  if (block_threads == 0 || block_threads > static_cast<unsigned>(p.maxThreadsPerBlock)) return 0;
+  if (dynamic_shared > static_cast<std::size_t>(max_dynamic_shared)) return 0;
+  const int warps = static_cast<int>((block_threads + 31) / 32);
+  const int by_threads = p.maxThreadsPerMultiProcessor / (warps * 32);
+  // Each resident block also reserves 1 KiB of shared memory for the system on sm_80 and later.
+  const int by_shared = static_cast<int>(p.sharedMemPerMultiprocessor / (dynamic_shared + 1024));
+  return std::min({by_threads, by_shared, p.maxBlocksPerMultiProcessor});
+}
+
+std::size_t resident_grid_limit(const launch_state& l) {
+  const int per_sm = resident_blocks_per_multiprocessor(l.block.x * l.block.y * l.block.z,
+                                                        l.dynamic_shared, l.max_dynamic_shared);
+  return static_cast<std::size_t>(per_sm) *
+         static_cast<std::size_t>(device_properties().multiProcessorCount);
+}
+
 cudaError_t launch_registered(const void* fn, dim3 grid, dim3 block, void** args,
                               std::size_t shared_mem, cudaStream_t stream, const char* file,
-                              int line) {
+                              int line, bool cooperative) {
   if (!fn) return record_error(cudaErrorInvalidDeviceFunction);
   const registered_kernel* k = find_registered_kernel(fn);
   if (!k) {
@@ -134,6 +171,7 @@ cudaError_t launch_registered(const void* fn, dim3 grid, dim3 block, void** args
     return record_error(cudaErrorInvalidDeviceFunction);
   }
   push_call_configuration(grid, block, shared_mem, stream, file, line);
+  if (cooperative) make_configuration_cooperative();
   t_last_launch = cudaSuccess;
   k->launch_with_args(fn, args);
   return t_last_launch;
@@ -192,18 +230,8 @@ extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlo
   if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
   if (!numBlocks || blockSize <= 0) return record_error(cudaErrorInvalidValue);
   if (!func) return record_error(cudaErrorInvalidDeviceFunction);
-  const cudaDeviceProp& p = device_properties();
-  if (blockSize > p.maxThreadsPerBlock) {
-    *numBlocks = 0;
-    return cudaSuccess;
-  }
-  const int warps = (blockSize + 31) / 32;
-  int by_threads = p.maxThreadsPerMultiProcessor / (warps * 32);
-  // Each resident block also reserves 1 KiB of shared memory for the system on sm_80 and later.
-  int by_shared = static_cast<int>(p.sharedMemPerMultiprocessor / (dynamicSMemSize + 1024));
-  int n = std::min({by_threads, by_shared, p.maxBlocksPerMultiProcessor});
-  if (dynamicSMemSize > static_cast<size_t>(attributes_of(func).max_dynamic_shared)) n = 0;
-  *numBlocks = n;
+  *numBlocks = resident_blocks_per_multiprocessor(static_cast<unsigned>(blockSize), dynamicSMemSize,
+                                                  attributes_of(func).max_dynamic_shared);
   return cudaSuccess;
 }
 
@@ -216,16 +244,22 @@ extern "C" cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, con
                                            void** args) {
   if (!config) return record_error(cudaErrorInvalidValue);
   // Launch attributes (programmatic dependent launch, priorities, clusters) change only how a
-  // GPU schedules; launches here run to completion in order, which satisfies all of them.
+  // GPU schedules; launches here run to completion in order, which satisfies all of them. The
+  // cooperative attribute makes it a cooperative launch.
+  bool cooperative = false;
+  for (unsigned i = 0; i < config->numAttrs && config->attrs; ++i)
+    if (config->attrs[i].id == cudaLaunchAttributeCooperative && config->attrs[i].val.cooperative)
+      cooperative = true;
   return launch_registered(func, config->gridDim, config->blockDim, args,
-                           config->dynamicSmemBytes, config->stream, "<cudaLaunchKernelEx>", 0);
+                           config->dynamicSmemBytes, config->stream, "<cudaLaunchKernelEx>", 0,
+                           cooperative);
 }
 
 extern "C" cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim,
                                                    void** args, size_t sharedMem,
                                                    cudaStream_t stream) {
   return launch_registered(func, gridDim, blockDim, args, sharedMem, stream,
-                           "<cudaLaunchCooperativeKernel>", 0);
+                           "<cudaLaunchCooperativeKernel>", 0, /*cooperative=*/true);
 }
 
 extern "C" cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize,

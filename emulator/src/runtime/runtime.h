@@ -11,6 +11,11 @@
 
 namespace cuemu::detail {
 
+// The emulated device's SM clock (an H200: 1980 MHz), cudaDevAttrClockRate.
+inline constexpr int kDeviceClockKHz = 1980000;
+// Its cycle counter (device_clock.cpp).
+long long device_clock_cycles() noexcept;
+
 // --- errors (errors.cpp) ---
 // Records e as the last error when e != cudaSuccess and returns e. A sticky error (a fault in a
 // kernel) is returned by every later call until the process ends, like a GPU context.

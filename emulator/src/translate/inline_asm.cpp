@@ -246,7 +246,7 @@ std::string hint(const instruction& in) {
     return "use plain C++ loads and stores";
   if (head == "mov") {
     static const std::pair<const char*, const char*> regs[] = {
-        {"%clock64", "clock64()"}, {"%clock", "clock()"},    {"%tid", "threadIdx"},
+        {"%clock64", "clock64()"}, {"%clock", "static_cast<unsigned int>(clock64())"},    {"%tid", "threadIdx"},
         {"%ntid", "blockDim"},     {"%ctaid", "blockIdx"},   {"%nctaid", "gridDim"},
         {"%laneid", "a \"=r\"(x) output operand"}};
     for (const auto& [r, cxx] : regs)

@@ -94,7 +94,7 @@ struct translator {
         {"ntid.x", "blockDim.x"}, {"ntid.y", "blockDim.y"}, {"ntid.z", "blockDim.z"},
         {"ctaid.x", "blockIdx.x"}, {"ctaid.y", "blockIdx.y"}, {"ctaid.z", "blockIdx.z"},
         {"nctaid.x", "gridDim.x"}, {"nctaid.y", "gridDim.y"}, {"nctaid.z", "gridDim.z"},
-        {"clock", "static_cast<unsigned int>(clock())"}, {"clock64", "clock64()"},
+        {"clock", "static_cast<unsigned int>(clock64())"}, {"clock64", "clock64()"},
         {"globaltimer", "::cuemu::ptx::global_timer()"}, {"globaltimer_lo", "static_cast<unsigned int>(::cuemu::ptx::global_timer())"}};
     auto it = regs.find(name);
     return it == regs.end() ? "" : it->second;
@@ -247,7 +247,7 @@ struct translator {
     };
     if (op == "griddepcontrol") return "(void)0;";
     if (op == "membar" || (op == "fence" && !q.count("proxy") && !q.count("mbarrier_init")))
-      return "__atomic_thread_fence(5);";
+      return "__threadfence();";
     if (op == "fence") return "__asm__ __volatile__(\"\" ::: \"memory\");";
     if (op == "trap") return "__trap();";
     if (op == "exit" && ops.empty()) return "::cuemu::detail::exit_thread();";

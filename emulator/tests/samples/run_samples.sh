@@ -47,6 +47,8 @@ run simplePrintf             0_Introduction/simplePrintf               'Value is
 run threadFenceReduction     2_Concepts_and_Techniques/threadFenceReduction 'GPU result'   threadFenceReduction.cu
 run warpAggregatedAtomicsCG  3_CUDA_Features/warpAggregatedAtomicsCG   'Atomics PASSED'     warpAggregatedAtomicsCG.cu
 run fp16ScalarProduct        0_Introduction/fp16ScalarProduct          'fp16ScalarProduct PASSED'  fp16ScalarProduct.cu
+run simpleHyperQ             0_Introduction/simpleHyperQ               'Measured time for sample'  simpleHyperQ.cu
+run reductionMultiBlockCG    2_Concepts_and_Techniques/reductionMultiBlockCG 'GPU result'  reductionMultiBlockCG.cu
 
 echo "passed $pass, failed $fail (logs in $logdir)"
 [ $fail -eq 0 ]

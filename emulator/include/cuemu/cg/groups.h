@@ -12,8 +12,8 @@
 //                           group); ranks are counted among the mask's lanes.
 //   thread_group            the type-erased group every other group converts to (sync,
 //                           thread_rank, size).
-//   grid_group              ranks and sizes over the whole grid; sync() is refused at run time:
-//                           the emulator never makes all blocks of a grid co-resident.
+//   grid_group              ranks and sizes over the whole grid; sync() in a cooperative launch
+//                           (cudaLaunchCooperativeKernel) waits for every block of the grid.
 //
 // Multi-warp tiles (N > 32) synchronise with the block barrier, so all threads of the block must
 // reach the same multi-warp collective together (every sample and common use does); a block
@@ -223,11 +223,9 @@ class thread_group {
                                          CUEMU_HERE);
         break;
       case details::kind_grid:
-        details::refuse(
-            "grid_group::sync(): grid-wide synchronisation needs every block of the grid "
-            "resident at once (cudaLaunchCooperativeKernel); cuemu runs blocks independently "
-            "and does not provide it",
-            CUEMU_HERE);
+        // A cooperative launch's grid barrier (a GPU traps in any other launch).
+        ::cuemu::detail::block_barrier(::cuemu::detail::barrier_op::grid, 1, CUEMU_HERE);
+        break;
     }
   }
   // Internal: the lane mask of a warp-level group.
@@ -555,9 +553,8 @@ class grid_group : public thread_group {
 
  public:
   static constexpr unsigned _group_id = details::grid_group_id;
-  // is_valid() is true only for a cooperative launch on a GPU; the emulator makes no grid
-  // co-resident, so it is false here and sync() is refused.
-  static bool is_valid() { return false; }
+  // True in a cooperative launch (cudaLaunchCooperativeKernel), where sync() is allowed.
+  static bool is_valid() { return ::cuemu::detail::grid_is_cooperative(); }
   static unsigned long long num_blocks() {
     return static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z;
   }
