@@ -19,6 +19,7 @@
 
 #include <boost/context/fiber.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -76,6 +77,10 @@ class block_executor {
     return l ? static_cast<int>(l->index) : -1;
   }
   const launch_state* current_launch() const noexcept { return launch_; }
+  // The launch whose block this executor runs now (read by other threads: exec/progress.cpp).
+  const launch_state* running_launch() const noexcept {
+    return running_launch_.load(std::memory_order_acquire);
+  }
 
   // Ends the running CUDA thread with a fault (e.g. a failed device-side assert): the report is
   // printed, the error made sticky, the rest of the grid abandoned. Does not return.
@@ -227,6 +232,7 @@ class block_executor {
   bool grid_wait_ = false;
   unsigned long long grid_generation_ = 0;
   mutable std::unordered_map<const void*, std::string> spin_sites_;  // reports: pc -> file:line
+  std::atomic<const launch_state*> running_launch_{nullptr};
   volatile unsigned long long switches_ = 0;  // coroutine switches (the preemption monitor)
   bool preemptible_ = false;                  // registered with the preemption monitor
   unsigned preemptions_ = 0;                  // of this block
@@ -235,6 +241,9 @@ class block_executor {
   bool shutting_down_ = false;
 };
 
+
+// Executors are listed for in_flight() (exec/progress.cpp).
+void register_executor(const block_executor* e, bool add);
 
 // The executor of the calling worker thread, or nullptr outside a block.
 inline block_executor* current_executor() noexcept { return t_current_executor; }

@@ -39,20 +39,13 @@ void run_grid(launch_state& launch) {
     const std::size_t b = order.empty() ? (reverse ? nblocks - 1 - i : i) : order[i];
     const uint3 idx{static_cast<unsigned>(b % g.x), static_cast<unsigned>((b / g.x) % g.y),
                     static_cast<unsigned>(b / (static_cast<std::size_t>(g.x) * g.y))};
-    // A one-block grid keeps no counts (nothing waits for it; see in_flight()): launches of
-    // one block stay as cheap as they were.
-    const bool counted = nblocks > 1;
-    if (counted) launch.in_flight.fetch_add(1);
     const bool ok = worker_executor().run(launch, idx, b);
     if (!ok) launch.aborted = true;
     if (launch.cooperative) {
-      // Under the grid's lock: a block waiting at this_grid().sync() checks these with it.
+      // Under the grid's lock: a block waiting at this_grid().sync() checks it with it. (Other
+      // launches count nothing per block: blocks in flight are counted when a stall asks.)
       std::lock_guard<std::mutex> lock(launch.grid_sync->mutex);
       launch.finished.fetch_add(1);
-      launch.in_flight.fetch_sub(1);
-    } else if (counted) {
-      launch.finished.fetch_add(1);
-      launch.in_flight.fetch_sub(1);
     }
     if (launch.cooperative) launch.grid_sync->cv.notify_all();
   });

@@ -28,8 +28,7 @@ struct launch_state {
   // number of blocks an H200 keeps resident at once (exec/progress.cpp).
   std::size_t blocks = 0;                     // gridDim.x * gridDim.y * gridDim.z
   int max_dynamic_shared = 0;                 // the kernel's attribute (occupancy)
-  std::atomic<std::size_t> in_flight{0};      // blocks started and not finished
-  std::atomic<std::size_t> finished{0};       // blocks finished
+  std::atomic<std::size_t> finished{0};       // blocks finished (cooperative launches)
   std::atomic<std::size_t> stalled{0};        // blocks waiting in their stall back-off now
   std::atomic<unsigned long long> progress{0};  // bumped when a stalled block moves on
   std::atomic<bool> livelock{false};          // reported (once per launch)
@@ -45,10 +44,10 @@ struct launch_state {
   std::unique_ptr<grid_barrier> grid_sync;  // made for cooperative launches only
 };
 
-// Blocks of the launch in flight now (a one-block grid does not count its block: it is 1).
-inline std::size_t in_flight(const launch_state& l) {
-  return l.blocks == 1 ? 1 : l.in_flight.load();
-}
+// Blocks of the launch in flight now (run by a worker or helper), and finished
+// (exec/progress.cpp; counted when asked, so that blocks pay nothing for them).
+std::size_t in_flight(const launch_state& launch);
+std::size_t finished(const launch_state& launch);
 
 // The blocks of `launch`'s kernel an H200 keeps resident at once: multiprocessors x the blocks
 // one of them keeps (block size, dynamic shared memory; runtime/launch.cpp). Computed when asked.

@@ -35,7 +35,10 @@ block_executor::block_executor(std::size_t stack_size)
 }
 
 block_executor::~block_executor() {
-  if (preemptible_) preemption_unregister_worker();
+  if (preemptible_) {
+    preemption_unregister_worker();
+    register_executor(this, false);
+  }
   // Let idle runners leave their loop so their stacks go back to the pool. Runners still
   // holding a lane of an abandoned (faulted) block are left alone on purpose.
   shutting_down_ = true;

@@ -3,7 +3,10 @@
 // worker thread while a helper thread takes the grid's next block, up to the H200's residency.
 // A grid where every block in flight spins and nothing changes is a livelock, reported like a
 // deadlock. this_grid().sync() of cooperative launches waits here too.
+#include <algorithm>
 #include <chrono>
+#include <mutex>
+#include <vector>
 #include <sstream>
 #include <thread>
 
@@ -38,7 +41,36 @@ void back_off(unsigned round) {
   std::this_thread::sleep_for(std::chrono::microseconds(1u << shift));  // up to ~1 ms
 }
 
+std::mutex g_executors_mutex;
+std::vector<const block_executor*>& executors() {
+  static auto* v = new std::vector<const block_executor*>;
+  return *v;
+}
+
 }  // namespace
+
+void register_executor(const block_executor* e, bool add) {
+  std::lock_guard<std::mutex> lock(g_executors_mutex);
+  auto& v = executors();
+  if (add) v.push_back(e);
+  else v.erase(std::remove(v.begin(), v.end(), e), v.end());
+}
+
+std::size_t in_flight(const launch_state& L) {
+  if (L.blocks == 1) return 1;
+  std::lock_guard<std::mutex> lock(g_executors_mutex);
+  std::size_t n = 0;
+  for (const block_executor* e : executors()) n += e->running_launch() == &L;
+  return n;
+}
+
+std::size_t finished(const launch_state& L) {
+  if (L.cooperative) return L.finished.load();
+  if (L.blocks == 1) return 0;
+  const std::size_t taken = worker_pool::instance().taken();
+  const std::size_t running = in_flight(L);
+  return taken > running ? taken - running : 0;
+}
 
 // The call's return address, one byte back: inside the call, in the user's code where the poll
 // was inlined.
@@ -155,7 +187,7 @@ bool block_executor::stall() {
     helper_asked_ = worker_pool::instance().add_helper();
   back_off(stall_rounds_++);
   // Progress of the grid: stalled blocks that moved on, and blocks that ended.
-  const unsigned long long p = L.progress.load(std::memory_order_relaxed) + L.finished.load();
+  const unsigned long long p = L.progress.load(std::memory_order_relaxed) + finished(L);
   if (p != seen_progress_) {
     seen_progress_ = p;
     stalled_since_ = now;
@@ -251,7 +283,8 @@ void block_executor::report_livelock() {
     << " s none of them read a changed value: a GPU spins here forever\n";
   if (flying > 1)
     d << "  (" << flying << " blocks of the grid are in flight, all of them spinning)\n";
-  const std::size_t unstarted = L.blocks - L.finished.load() - flying;
+  const std::size_t done = finished(L);
+  const std::size_t unstarted = L.blocks > done + flying ? L.blocks - done - flying : 0;
   const std::size_t resident = resident_grid_limit(L);
   if (unstarted > 0 && flying >= resident)
     d << "  " << unstarted << " blocks of the grid have not started: an H200 keeps at most "

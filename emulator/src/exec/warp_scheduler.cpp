@@ -142,9 +142,11 @@ bool block_executor::run(launch_state& launch, uint3 block_idx, std::uint64_t sc
   gridDim = launch.grid;
 
   setup_block(launch, schedule_salt);
+  running_launch_.store(&launch, std::memory_order_release);
   if (!preemptible_) {
     preemptible_ = true;
     preemption_register_worker();
+    register_executor(this, true);
   }
   if (hooks::one_lane_per_runner) {
     // Every lane gets its own runner: make the structs here, on the worker's own fiber.
@@ -195,6 +197,7 @@ bool block_executor::run(launch_state& launch, uint3 block_idx, std::uint64_t sc
   tokens_ = nullptr;
   if (ok) shared_memory_block_end();  // a faulted block's lanes may still point into it
   t_current_executor = outer;
+  running_launch_.store(nullptr, std::memory_order_relaxed);
   launch_ = nullptr;
   return ok;
 }

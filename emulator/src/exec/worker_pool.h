@@ -24,6 +24,11 @@ class worker_pool {
   // Called from body(i) when that item waits for others (a block whose threads spin, or wait at
   // this_grid().sync()): one more thread takes the job's remaining items. False if none remain.
   bool add_helper();
+  // Items of the current job taken so far (by any thread).
+  std::size_t taken() const noexcept {
+    const std::size_t t = next_.load(std::memory_order_relaxed);
+    return t < n_ ? t : n_;
+  }
 
  private:
   explicit worker_pool(unsigned workers);
