@@ -63,9 +63,8 @@ class block_executor {
   // The running lane was interrupted in user code after running a whole time slice without a
   // switch (exec/preempt.cpp, from a signal handler on the lane's stack): let the others run.
   void preempt();
-  // For the preemption timer: the lane running now (nullptr between lanes) and the switches so far.
+  // For the preemption timer: the lane running now (nullptr between lanes).
   const void* running_lane() const noexcept { return batch_.current; }
-  unsigned long long switches() const noexcept { return switches_; }
   unsigned lane_id() const noexcept;
 
   // The stack of the lane now running (for the stack-overflow report), or nullptr.
@@ -106,10 +105,6 @@ class block_executor {
     // __activemask() after a warp collective: its participants (valid while active_gen equals
     // its warp's gen, i.e. until the next barrier).
     unsigned active = 0, active_gen = 0;
-    // Where and on what it spun when it last yielded (the livelock report; its poll record).
-    const void* spin_pc = nullptr;
-    const volatile void* spin_addr = nullptr;
-    unsigned long long spin_value = 0;
   };
   // Lane masks are by lane id, except `ready` and `live_pos`, which are by schedule position.
   // A lane's `state` is exact except for lanes released (in `ready`) and not yet resumed, which
@@ -166,6 +161,9 @@ class block_executor {
   bool grid_barrier_released();
   void grid_arrive();
   std::string spin_site(const lane& l) const;
+  const void* spin_pc(const lane& l) const {
+    return l.index < spins_.size() ? spins_[l.index].pc : nullptr;
+  }
   void release_barrier();
   void report_livelock();
   runner* target_for(lane* next);
@@ -232,8 +230,15 @@ class block_executor {
   bool grid_wait_ = false;
   unsigned long long grid_generation_ = 0;
   mutable std::unordered_map<const void*, std::string> spin_sites_;  // reports: pc -> file:line
+  // Per lane (by index), where and on what it spun when it last yielded: the livelock report, and
+  // its poll record when it resumes. Apart from the lanes, which the hot paths walk.
+  struct spin_record {
+    const void* pc = nullptr;
+    const volatile void* addr = nullptr;
+    unsigned long long value = 0;
+  };
+  std::vector<spin_record> spins_;
   std::atomic<const launch_state*> running_launch_{nullptr};
-  volatile unsigned long long switches_ = 0;  // coroutine switches (the preemption monitor)
   bool preemptible_ = false;                  // registered with the preemption monitor
   unsigned preemptions_ = 0;                  // of this block
   bool synccheck_ = false;

@@ -59,7 +59,6 @@ inline void block_executor::resume(lane& next) {
 }
 
 inline void block_executor::transfer(runner* to) {
-  switches_ = switches_ + 1;
   const void* bottom = nullptr;
   std::size_t size = 0;
   // The target's description is only built where a sanitizer reads it.

@@ -26,8 +26,8 @@
 namespace cuemu::detail {
 namespace {
 
-// A worker's timer ticks every kTick; a lane seen running at kTicks ticks in a row without a
-// switch is preempted (about 20 ms).
+// A worker's timer ticks every 10 ms; a lane found running at kTicks ticks in a row is
+// preempted (about 20 ms).
 constexpr long kTickNs = 10 * 1000 * 1000;
 constexpr unsigned kTicks = 2;
 constexpr int kPreemptSignal = SIGURG;
@@ -35,7 +35,6 @@ constexpr int kPreemptSignal = SIGURG;
 // Per worker thread, read and written by its own signal handler only.
 struct worker_tick {
   const void* lane = nullptr;
-  unsigned long long switches = ~0ull;
   unsigned same = 0;
 };
 thread_local worker_tick t_tick;
@@ -131,10 +130,8 @@ void on_preempt(int, siginfo_t*, void* uc) {
   if (e) {
     worker_tick& t = t_tick;
     const void* lane = e->running_lane();
-    const unsigned long long sw = e->switches();
-    if (lane != t.lane || sw != t.switches) {
+    if (lane != t.lane) {  // a lane that keeps coming back after switches may be preempted too
       t.lane = lane;
-      t.switches = sw;
       t.same = 0;
     } else if (lane && ++t.same >= kTicks) {
       t.same = 0;

@@ -123,16 +123,18 @@ void block_executor::spin(const void* pc, bool now) {
   }
   if (l.state == lane_state::unstarted) leave_batch(l);
   l.state = lane_state::yielded;
-  l.spin_pc = pc;
-  l.spin_addr = s.addr;
-  l.spin_value = s.value;
+  if (spins_.size() < lanes_.size()) spins_.resize(lanes_.size());
+  spin_record& rec = spins_[l.index];
+  rec.pc = pc;
+  rec.addr = s.addr;
+  rec.value = s.value;
   warps_[l.warp].yielded |= 1u << l.pos;
   ++yielded_;
   wait_here(l);
   // Resumed: its own poll record again.
   s.lane = &l;
-  s.addr = l.spin_addr;
-  s.value = l.spin_value;
+  s.addr = spins_[l.index].addr;
+  s.value = spins_[l.index].value;
   s.same = s.polls = 0;
 }
 
@@ -297,8 +299,8 @@ void block_executor::report_livelock() {
   r.block = block_idx_;
   r.thread = l.tid;
   std::string file;
-  if (l.spin_pc) {
-    void* frames[1] = {const_cast<void*>(l.spin_pc)};
+  if (const void* pc = spin_pc(l)) {
+    void* frames[1] = {const_cast<void*>(pc)};
     const code_location at = first_user_location(frames, 1);
     file = at.file;
     r.line = at.line;
@@ -317,15 +319,16 @@ void block_executor::report_livelock() {
 }
 
 std::string block_executor::spin_site(const lane& l) const {
-  auto it = spin_sites_.find(l.spin_pc);
+  const void* pc = spin_pc(l);
+  auto it = spin_sites_.find(pc);
   if (it != spin_sites_.end()) return it->second;
   std::string where = "<unknown>";
-  if (l.spin_pc) {
-    void* frames[1] = {const_cast<void*>(l.spin_pc)};
+  if (pc) {
+    void* frames[1] = {const_cast<void*>(pc)};
     const code_location at = first_user_location(frames, 1);
     if (!at.file.empty()) where = at.file + ":" + std::to_string(at.line);
   }
-  return spin_sites_[l.spin_pc] = where;
+  return spin_sites_[pc] = where;
 }
 
 }  // namespace cuemu::detail
