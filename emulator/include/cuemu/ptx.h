@@ -71,6 +71,13 @@ inline void* ptr(unsigned long long base, long long offset) noexcept {
     default: CALL(__ATOMIC_SEQ_CST); break;               \
   }
 
+// cp.async: `n` bytes to `dst`, the first `src_n` of them from `src`, the rest zeros.
+inline void cp_async(void* dst, const void* src, unsigned int n, unsigned int src_n) noexcept {
+  const unsigned int k = src_n < n ? src_n : n;
+  std::memcpy(dst, src, k);
+  std::memset(static_cast<char*>(dst) + k, 0, n - k);
+}
+
 // Every load is a poll (cuemu/progress.h): libraries spin on PTX loads.
 template <class T>
 inline T ld(void* p, int order) noexcept {

@@ -246,6 +246,19 @@ struct translator {
       return all({a, b}) ? assign(ops[0], f + "(" + a + ", " + b + ")") : "";
     };
     if (op == "griddepcontrol") return "(void)0;";
+    // cp.async (sm_80): the copy is done at once, which is one schedule a GPU may give; commits
+    // and waits then have nothing to wait for.
+    if (op == "cp" && q.count("async") && !q.count("bulk")) {
+      if (q.count("commit_group") || q.count("wait_group") || q.count("wait_all")) return "(void)0;";
+      if (ops.size() < 3) return "";
+      const std::string dst = address(ops[0]), src = address(ops[1]);
+      const std::string n = v(ops, 2, "unsigned int");
+      const bool hint = q.count("L2::cache_hint") != 0;
+      const bool has_src_size = ops.size() >= 5 || (ops.size() == 4 && !hint);
+      const std::string src_n = has_src_size ? v(ops, 3, "unsigned int") : n;
+      if (dst.empty() || src.empty() || n.empty() || src_n.empty()) return "";
+      return "::cuemu::ptx::cp_async(" + dst + ", " + src + ", " + n + ", " + src_n + ");";
+    }
     if (op == "membar" || (op == "fence" && !q.count("proxy") && !q.count("mbarrier_init")))
       return "__threadfence();";
     if (op == "fence") return "__asm__ __volatile__(\"\" ::: \"memory\");";

@@ -300,7 +300,16 @@ std::size_t rewrite_shared(context& cx, std::size_t marker, bool namespace_scope
     }
   }
   const token& t = cx.toks[marker];
-  cx.edits.replace(t.offset, t.end(), is_static ? "thread_local" : "static thread_local");
+  std::string storage = is_static ? "thread_local" : "static thread_local";
+  // `__shared__ alignas(16) float x[...]` (nvcc takes __shared__ for an attribute): the
+  // alignment specifier goes first, where C++ allows it before the storage class.
+  if (cx.is(marker + 1, "alignas") && cx.is(marker + 2, "(") && cx.match[marker + 2] != npos) {
+    const std::size_t close = cx.match[marker + 2];
+    const token& a = cx.toks[marker + 1];
+    storage = std::string(cx.src.substr(a.offset, cx.toks[close].end() - a.offset)) + " " + storage;
+    cx.edits.replace(a.offset, cx.toks[close].end(), "");
+  }
+  cx.edits.replace(t.offset, t.end(), storage);
   return marker + 1;
 }
 

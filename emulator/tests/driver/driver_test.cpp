@@ -479,6 +479,17 @@ TEST(Driver, GeneralInlinePtxComputesWhatTheGpuDoes) {
   EXPECT_EQ(r.out, expected("ptx_general.txt"));
 }
 
+// cp.async into `__shared__ alignas(16)` memory: 16-, 8- and 4-byte copies, a partial source
+// zero-filled, commit and wait (expected/cp_async.txt, recorded on an H200); clean under every
+// checking mode.
+TEST(Driver, AsyncCopiesToSharedMemoryGiveWhatTheGpuGives) {
+  const result r = cuemu("run " + program("cp_async.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, expected("cp_async.txt"));
+  const result c = cuemu("run --check=all " + program("cp_async.cu"));
+  EXPECT_EQ(c.status, 0) << c.out;
+}
+
 // Texture objects over linear memory: element fetches, zeros outside the resource, the
 // descriptors read back (expected/texture_linear.txt, recorded on an H200).
 TEST(Driver, LinearTextureObjectsFetchAsTheGpuDoes) {

@@ -49,6 +49,8 @@ run warpAggregatedAtomicsCG  3_CUDA_Features/warpAggregatedAtomicsCG   'Atomics 
 run fp16ScalarProduct        0_Introduction/fp16ScalarProduct          'fp16ScalarProduct PASSED'  fp16ScalarProduct.cu
 run simpleHyperQ             0_Introduction/simpleHyperQ               'Measured time for sample'  simpleHyperQ.cu
 run reductionMultiBlockCG    2_Concepts_and_Techniques/reductionMultiBlockCG 'GPU result'  reductionMultiBlockCG.cu
+run simpleAWBarrier          0_Introduction/simpleAWBarrier            'Result = PASSED'   simpleAWBarrier.cu
+run globalToShmemAsyncCopy   3_CUDA_Features/globalToShmemAsyncCopy    'Result = PASS'     globalToShmemAsyncCopy.cu
 
 echo "passed $pass, failed $fail (logs in $logdir)"
 [ $fail -eq 0 ]

@@ -83,10 +83,10 @@ TEST(InlinePtx, StatementContextsAndLinesAreKept) {
 
 TEST(InlinePtx, UnsupportedInstructionNamesTheUsersLine) {
   expect_one_error("# 1 \"k.cu\"\n# 30 \"k.cu\"\n__cuemu_global__ void k(const uint4* p, uint4* q) {\n"
-                   "  uint4 v;\n  asm volatile(\"cp.async.ca.shared.global [%0], [%1], 16;\"\n"
+                   "  uint4 v;\n  asm volatile(\"cp.async.bulk.global.shared::cta [%0], [%1], 16;\"\n"
                    "               :: \"l\"(q), \"l\"(p));\n"
                    "  *q = v;\n}\n",
-                   "k.cu", 32, ptx_error("cp.async.ca.shared.global", "use plain C++ loads and stores"));
+                   "k.cu", 32, ptx_error("cp.async.bulk.global.shared::cta", "use plain C++ loads and stores"));
 }
 
 TEST(InlinePtx, TheLineIsThatOfTheLiteralWithTheInstruction) {
@@ -100,7 +100,7 @@ TEST(InlinePtx, HintsForInstructionsWithoutACpuMeaning) {
       {"cvt.rn.f16.f32 %0, %1;", "use the CUDA C++ intrinsic, e.g. __float2half_rn"},
       {"match.any.sync.b32 %0, %1, -1;", "use the CUDA C++ intrinsic, e.g. __match_any_sync"},
       {"redux.sync.add.u32 %0, %1, -1;", "use the CUDA C++ intrinsic, e.g. __reduce_add_sync"},
-      {"cp.async.ca.shared.global [%0], [%1], 16;", "use plain C++ loads and stores"},
+      {"cp.async.bulk.global.shared::cta [%0], [%1], 16;", "use plain C++ loads and stores"},
       {"ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];", "use plain C++ loads and stores"},
       {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0}, {%1}, {%2}, {%3};", "write it in CUDA C++"},
       {"sad.u32 %0, %1, %1, %1;", "use the CUDA C++ intrinsic, e.g. __sad"},
