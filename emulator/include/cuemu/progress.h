@@ -30,6 +30,20 @@ void spin_check() noexcept;
 // __nanosleep: the thread asks to be suspended, so it yields at once.
 void spin_yield() noexcept;
 
+// Records a poll; true when the thread has spun long enough to yield.
+[[gnu::always_inline]] inline bool record_poll(spin_watch& s, const volatile void* addr,
+                                               unsigned long long value) noexcept {
+  if (s.addr == addr && s.value == value) {
+    ++s.same;
+  } else {
+    s.addr = addr;
+    s.value = value;
+    s.same = 0;
+    ++s.changes;
+  }
+  return s.same >= kSpinSame || ++s.polls >= kSpinPolls;
+}
+
 // Out of line: the poll of code compiled for racecheck (its accesses to the worker's record
 // must not be instrumented: every lane of the worker shares it).
 void poll_uninstrumented(const volatile void* addr, unsigned long long value) noexcept;
@@ -42,16 +56,7 @@ void poll_at(const volatile void* addr, unsigned long long value, const void* pc
   poll_uninstrumented(addr, value);
   return;
 #endif
-  spin_watch& s = t_spin;
-  if (s.addr == addr && s.value == value) {
-    ++s.same;
-  } else {
-    s.addr = addr;
-    s.value = value;
-    s.same = 0;
-    ++s.changes;
-  }
-  if (s.same >= kSpinSame || ++s.polls >= kSpinPolls) [[unlikely]]
+  if (record_poll(t_spin, addr, value)) [[unlikely]]
     spin_check();
 }
 

@@ -26,7 +26,7 @@
 namespace cuemu::detail {
 namespace {
 
-// A worker's timer ticks every 10 ms; a lane found running at kTicks ticks in a row is
+// A worker's timer ticks every 10 ms of its CPU time; a lane found running at kTicks ticks in a row is
 // preempted (about 20 ms).
 constexpr long kTickNs = 10 * 1000 * 1000;
 constexpr unsigned kTicks = 2;
@@ -166,7 +166,9 @@ void preemption_register_worker() {
   ev.sigev_notify = SIGEV_THREAD_ID;
   ev.sigev_signo = kPreemptSignal;
   ev._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
-  if (timer_create(CLOCK_MONOTONIC, &ev, &t_timer) != 0) return;
+  // The thread's CPU time: an idle worker, or the launching thread asleep in host code, is never
+  // signalled (a host sleep() or poll() would return early), and a spinning lane always is.
+  if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &t_timer) != 0) return;
   itimerspec its;
   its.it_interval.tv_sec = its.it_value.tv_sec = 0;
   its.it_interval.tv_nsec = its.it_value.tv_nsec = kTickNs;

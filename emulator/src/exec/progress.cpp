@@ -90,15 +90,7 @@ void poll_uninstrumented(const volatile void* addr, unsigned long long value) no
 
 void poll_at(const volatile void* addr, unsigned long long value, const void* pc) noexcept {
   spin_watch& s = t_spin;
-  if (s.addr == addr && s.value == value) {
-    ++s.same;
-  } else {
-    s.addr = addr;
-    s.value = value;
-    s.same = 0;
-    ++s.changes;
-  }
-  if (s.same >= kSpinSame || ++s.polls >= kSpinPolls) [[unlikely]] {
+  if (record_poll(s, addr, value)) [[unlikely]] {
     if (block_executor* e = t_current_executor) e->spin(pc, false);
     else s.same = s.polls = 0;
   }

@@ -93,4 +93,12 @@ TEST(Racecheck, VolatileFlagInSharedMemoryIsARace) {
   EXPECT_EQ(r.out.find("in kernel across_blocks"), std::string::npos) << r.out;
 }
 
+// The preemption timer counts a worker's CPU time: the launching thread, asleep in host code
+// after its launches, is never signalled (a signal would end usleep/nanosleep early).
+TEST(Preemption, HostSleepsAreNotCutShort) {
+  const cuemu_result r = run_cuemu("run " + program("host_sleep.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, "usleep ok, nanosleep ok, slept the whole time\n");
+}
+
 }  // namespace
