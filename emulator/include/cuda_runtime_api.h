@@ -293,4 +293,12 @@ inline cudaError_t cudaEventCreate(cudaEvent_t* event, unsigned int flags) {
 }
 #endif /* __cplusplus */
 
+#if defined(__cplusplus) && defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+/* nvcc --default-stream per-thread: stream 0 is the calling host thread's default stream. */
+namespace cuemu::detail {
+void set_per_thread_default_stream();
+inline const bool per_thread_default_stream_set = (set_per_thread_default_stream(), true);
+}  // namespace cuemu::detail
+#endif
+
 #endif /* __CUDA_RUNTIME_API_H__ */

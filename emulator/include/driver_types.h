@@ -506,6 +506,10 @@ typedef __device_builtin__ struct CUfunc_st* cudaFunction_t;
 typedef __device_builtin__ struct CUkern_st* cudaKernel_t;
 typedef __device_builtin__ struct CUmemPoolHandle_st* cudaMemPool_t;
 
+/* The calling convention of host callbacks (empty except on Windows). */
+#ifndef CUDART_CB
+#define CUDART_CB
+#endif
 typedef void (*cudaHostFn_t)(void* userData);
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void* userData);
 

@@ -40,7 +40,19 @@ struct kernel_entry {
   const void* params = nullptr;                                  // a std::tuple of parameters
   const char* name = nullptr;         // as spelled in the source, e.g. "ns::k"
   const char* signature = nullptr;    // __PRETTY_FUNCTION__ of the kernel
+  // A launch queued on a stream keeps its own copy of the parameters (the stub's go away).
+  void* (*copy_params)(const void* params) = nullptr;
+  void (*free_params)(void* params) = nullptr;
 };
+
+template <class Tuple>
+void* copy_kernel_params(const void* params) {
+  return new Tuple(*static_cast<const Tuple*>(params));
+}
+template <class Tuple>
+void free_kernel_params(void* params) {
+  delete static_cast<Tuple*>(params);
+}
 
 // Called by a translated launch: records grid/block/shared memory/stream for the next stub call
 // on this host thread, and the launch's source location for error reports. As with nvcc,
@@ -129,6 +141,8 @@ void launch_with(void (*)(P...), const char* name, const char* signature, A&&...
   e.run_batch = &run_lane_batch<F>;
   e.fn = reinterpret_cast<const void*>(F);
   e.params = &params;
+  e.copy_params = &copy_kernel_params<std::tuple<std::decay_t<P>...>>;
+  e.free_params = &free_kernel_params<std::tuple<std::decay_t<P>...>>;
   e.name = name;
   e.signature = signature;
   launch(e);

@@ -157,19 +157,8 @@ void on_timeout_probe(int, siginfo_t*, void* ucontext) {
   pause();  // the watchdog ends the process
 }
 
-struct watchdog_state {
-  std::mutex m;
-  std::condition_variable cv;
-  bool active = false;
-  std::thread thread;
-};
-watchdog_state& watchdog() {
-  static watchdog_state w;
-  return w;
-}
-
 void fire_timeout(const launch_state& launch, double seconds) {
-  g_dying = true;
+  if (g_dying.exchange(true)) return;  // another launch's watchdog or a fault is reporting
   std::vector<pthread_t> workers;
   {
     std::lock_guard<std::mutex> lock(g_workers_mutex);
@@ -269,12 +258,18 @@ void prepare_worker_signals() {
   g_workers.push_back(pthread_self());
 }
 
-void watchdog_start(const launch_state& launch) {
+struct launch_watchdog::state {
+  std::mutex m;
+  std::condition_variable cv;
+  bool active = true;
+  std::thread thread;
+};
+
+launch_watchdog::launch_watchdog(const launch_state& launch) {
   const double seconds = options().timeout_seconds;
   if (seconds <= 0) return;
-  watchdog_state& w = watchdog();
-  std::unique_lock<std::mutex> lock(w.m);
-  w.active = true;
+  s_ = std::make_unique<state>();
+  state& w = *s_;
   w.thread = std::thread([&w, &launch, seconds] {
     std::unique_lock<std::mutex> l(w.m);
     if (!w.cv.wait_for(l, std::chrono::duration<double>(seconds), [&] { return !w.active; })) {
@@ -284,15 +279,14 @@ void watchdog_start(const launch_state& launch) {
   });
 }
 
-void watchdog_stop() {
-  if (options().timeout_seconds <= 0) return;
-  watchdog_state& w = watchdog();
+launch_watchdog::~launch_watchdog() {
+  if (!s_) return;
   {
-    std::lock_guard<std::mutex> lock(w.m);
-    w.active = false;
+    std::lock_guard<std::mutex> lock(s_->m);
+    s_->active = false;
   }
-  w.cv.notify_all();
-  if (w.thread.joinable()) w.thread.join();
+  s_->cv.notify_all();
+  if (s_->thread.joinable()) s_->thread.join();
 }
 
 }  // namespace cuemu::detail

@@ -66,8 +66,7 @@ const char* const kIgnored[] = {
 const char* const kIgnoredWithValue[] = {
     "-Xptxas", "--ptxas-options", "-Xnvlink", "--nvlink-options", "-Xfatbin", "--fatbin-options",
     "-Werror", "--Werror", "-ftz", "--ftz", "-prec-div", "--prec-div", "-prec-sqrt",
-    "--prec-sqrt", "-fmad", "--fmad", "-maxrregcount", "--maxrregcount", "--default-stream",
-    "-default-stream", "-t", "--threads", "-rdc", "--relocatable-device-code", "-code",
+    "--prec-sqrt", "-fmad", "--fmad", "-maxrregcount", "--maxrregcount", "-t", "--threads", "-rdc", "--relocatable-device-code", "-code",
     "--gpu-code", "-diag-suppress", "--diag-suppress", "-diag-warn", "--diag-warn",
     "-split-compile", "--split-compile", "-Xarchive", "--archive-options", "-Xcudafe",
     "--cudafe-options", "--generate-code"};
@@ -89,9 +88,10 @@ void print_usage() {
       "      --use_fast_math (defines __USE_FAST_MATH__); accepted and ignored: -lineinfo,\n"
       "      --generate-line-info, -Xptxas, -Xnvlink, --expt-relaxed-constexpr, --extended-lambda,\n"
       "      -rdc=true|false, -Werror KIND, -ftz/-prec-div/-prec-sqrt/-fmad=..., -maxrregcount N,\n"
-      "      --default-stream X, -t N, -m64, -res-usage (README: the options table)\n"
+      "      -t N, -m64, -res-usage (README: the options table)\n"
       "emulator options (for run, and recorded as defaults in programs built by cc):\n"
       "      --check=memcheck,racecheck,synccheck|all   --schedule=forward|reverse|random[:SEED]\n"
+      "      --streams=async|sync (sync: stream work runs inside the call that issues it)\n"
       "      --workers=N   --stack-size=BYTES[K|M]   --timeout=SECONDS\n"
       "      --compare-schedules=N (run N times: forward, reverse, random:1..; report when the\n"
       "      outputs differ, a cheap detector of order dependence)\n"
@@ -253,6 +253,15 @@ options parse_options(int argc, char** argv) {
         if (comma == std::string::npos) break;
         pos = comma + 1;
       }
+    } else if (take_value(a, "--streams", i, argc, argv, v)) {
+      if (v != "async" && v != "sync") usage_error("invalid " + a + " (expected async or sync)");
+      o.env.push_back("CUEMU_STREAMS=" + v);
+    } else if (take_value(a, "--default-stream", i, argc, argv, v) ||
+               take_value(a, "-default-stream", i, argc, argv, v)) {
+      // nvcc's: legacy (the default), per-thread, null (an alias of legacy).
+      if (v == "per-thread") o.preprocessor.push_back("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1");
+      else if (v != "legacy" && v != "null")
+        usage_error("invalid " + a + " (expected legacy, null or per-thread)");
     } else if (take_value(a, "--schedule", i, argc, argv, v)) {
       const bool ok = v == "forward" || v == "reverse" || v == "random" ||
                       (starts_with(v, "random:") && is_unsigned(v.substr(7)) && v.size() - 7 <= 19);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -32,8 +33,8 @@ void run_grid(launch_state& launch) {
   const bool reverse = opt.schedule == schedule_kind::reverse;
 
   hooks::launch_begin(launch);
-  watchdog_start(launch);
-  worker_pool::instance().parallel_for(nblocks, [&](std::size_t i) {
+  launch_watchdog watchdog(launch);
+  const std::function<void(std::size_t)> body = [&](std::size_t i) {
     prepare_worker_signals();
     if (launch.aborted.load(std::memory_order_relaxed)) return;
     const std::size_t b = order.empty() ? (reverse ? nblocks - 1 - i : i) : order[i];
@@ -48,8 +49,11 @@ void run_grid(launch_state& launch) {
       launch.finished.fetch_add(1);
     }
     if (launch.cooperative) launch.grid_sync->cv.notify_all();
-  });
-  watchdog_stop();
+  };
+  pool_job job(nblocks, body);
+  launch.job = &job;
+  worker_pool::instance().run(job);
+  launch.job = nullptr;
   hooks::launch_end(launch);
   shared_memory_launch_end();
 }

@@ -14,6 +14,8 @@
 
 namespace cuemu::detail {
 
+class pool_job;
+
 struct launch_state {
   kernel_entry entry;
   std::string kernel_name;  // readable: "ns::k<float, 4>"
@@ -27,6 +29,7 @@ struct launch_state {
   // worker thread and asks the pool for a helper thread to take the grid's next block, up to the
   // number of blocks an H200 keeps resident at once (exec/progress.cpp).
   std::size_t blocks = 0;                     // gridDim.x * gridDim.y * gridDim.z
+  pool_job* job = nullptr;                    // the worker pool's job running its blocks
   int max_dynamic_shared = 0;                 // the kernel's attribute (occupancy)
   std::atomic<std::size_t> finished{0};       // blocks finished (cooperative launches)
   std::atomic<std::size_t> stalled{0};        // blocks waiting in their stall back-off now

@@ -74,6 +74,15 @@ exec_options parse() {
       pos = comma + 1;
     }
   }
+  if (const char* s = std::getenv("CUEMU_STREAMS"); s && *s) {
+    if (!std::strcmp(s, "sync")) o.sync_streams = true;
+    else if (std::strcmp(s, "async") != 0) bad("CUEMU_STREAMS", s, "async or sync");
+  }
+#if defined(CUEMU_RACECHECK)
+  // racecheck orders launches by their issue order (one grid at a time): stream work runs at
+  // the call.
+  o.sync_streams = true;
+#endif
   return o;
 }
 

@@ -4,6 +4,7 @@
 // A grid where every block in flight spins and nothing changes is a livelock, reported like a
 // deadlock. this_grid().sync() of cooperative launches waits here too.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "check/report.h"
 #include "check/symbolize.h"
 #include "exec/describe.h"
+#include "exec/device_activity.h"
 #include "exec/warp_scheduler.h"
 #include "exec/worker_pool.h"
 
@@ -41,13 +43,52 @@ void back_off(unsigned round) {
   std::this_thread::sleep_for(std::chrono::microseconds(1u << shift));  // up to ~1 ms
 }
 
+std::atomic<unsigned> g_host_threads{0}, g_host_waiting{0};
+std::atomic<unsigned long long> g_device_progress{0};
+std::atomic<std::size_t> g_stalled_blocks{0};  // blocks of any grid in their stall back-off
+
+struct host_thread_record {
+  bool counted = false;
+  ~host_thread_record() {
+    if (counted) g_host_threads.fetch_sub(1);
+  }
+};
+thread_local host_thread_record t_host_thread;
+
 std::mutex g_executors_mutex;
 std::vector<const block_executor*>& executors() {
   static auto* v = new std::vector<const block_executor*>;
   return *v;
 }
 
+// Blocks in flight on the device, of every grid.
+std::size_t device_blocks_in_flight() {
+  std::lock_guard<std::mutex> lock(g_executors_mutex);
+  std::size_t n = 0;
+  for (const block_executor* e : executors()) n += e->running_launch() != nullptr;
+  return n;
+}
+
 }  // namespace
+
+void note_host_thread() noexcept {
+  if (!t_host_thread.counted) {
+    t_host_thread.counted = true;
+    g_host_threads.fetch_add(1);
+  }
+}
+host_wait_scope::host_wait_scope() noexcept {
+  note_host_thread();
+  g_host_waiting.fetch_add(1);
+}
+host_wait_scope::~host_wait_scope() { g_host_waiting.fetch_sub(1); }
+bool host_threads_all_wait() noexcept {
+  return g_host_waiting.load() >= g_host_threads.load();
+}
+void note_device_progress() noexcept { g_device_progress.fetch_add(1, std::memory_order_relaxed); }
+unsigned long long device_progress() noexcept {
+  return g_device_progress.load(std::memory_order_relaxed);
+}
 
 void register_executor(const block_executor* e, bool add) {
   std::lock_guard<std::mutex> lock(g_executors_mutex);
@@ -67,7 +108,7 @@ std::size_t in_flight(const launch_state& L) {
 std::size_t finished(const launch_state& L) {
   if (L.cooperative) return L.finished.load();
   if (L.blocks == 1) return 0;
-  const std::size_t taken = worker_pool::instance().taken();
+  const std::size_t taken = L.job ? L.job->taken() : 0;
   const std::size_t running = in_flight(L);
   return taken > running ? taken - running : 0;
 }
@@ -146,7 +187,7 @@ void block_executor::preempt() {
   launch_state& L = *launch_;
   if (++preemptions_ >= 3 && !helper_asked_ && in_flight(L) < resident_grid_limit(L) &&
       L.preempt_helpers.fetch_add(1) < worker_pool::instance().workers())
-    helper_asked_ = worker_pool::instance().add_helper();
+    helper_asked_ = worker_pool::instance().add_helper(*launch_->job);
   wait_here(l);
 }
 
@@ -176,22 +217,28 @@ bool block_executor::stall() {
     L.progress.fetch_add(1, std::memory_order_relaxed);
   }
   L.stalled.fetch_add(1);
+  g_stalled_blocks.fetch_add(1);
   if (!helper_asked_ && stall_rounds_ >= kStallsBeforeHelper &&
       in_flight(L) < resident_grid_limit(L))
-    helper_asked_ = worker_pool::instance().add_helper();
+    helper_asked_ = worker_pool::instance().add_helper(*launch_->job);
   back_off(stall_rounds_++);
   // Progress of the grid: stalled blocks that moved on, and blocks that ended.
-  const unsigned long long p = L.progress.load(std::memory_order_relaxed) + finished(L);
+  // Other grids and the streams count too: this grid may wait for them.
+  const unsigned long long p =
+      L.progress.load(std::memory_order_relaxed) + finished(L) + device_progress();
   if (p != seen_progress_) {
     seen_progress_ = p;
     stalled_since_ = now;
   } else if (now - stalled_since_ > kLivelockSeconds && L.stalled.load() == in_flight(L) &&
+             g_stalled_blocks.load() == device_blocks_in_flight() && host_threads_all_wait() &&
              !L.livelock.exchange(true)) {
     L.stalled.fetch_sub(1);
+    g_stalled_blocks.fetch_sub(1);
     report_livelock();
     return false;
   }
   L.stalled.fetch_sub(1);
+  g_stalled_blocks.fetch_sub(1);
   return !L.aborted.load(std::memory_order_relaxed);
 }
 
@@ -199,7 +246,7 @@ bool block_executor::stall() {
 // wait cannot end (reported) or the grid was aborted.
 bool block_executor::grid_barrier_released() {
   launch_state& L = *launch_;
-  if (!helper_asked_) helper_asked_ = worker_pool::instance().add_helper();
+  if (!helper_asked_) helper_asked_ = worker_pool::instance().add_helper(*launch_->job);
   launch_state::grid_barrier& G = *L.grid_sync;
   std::unique_lock<std::mutex> lock(G.mutex);
   const double start = seconds_now();
@@ -219,7 +266,7 @@ bool block_executor::grid_barrier_released() {
     }
     if (!helper_asked_ && seconds_now() - start > 0.001) {
       lock.unlock();
-      helper_asked_ = worker_pool::instance().add_helper();
+      helper_asked_ = worker_pool::instance().add_helper(*launch_->job);
       lock.lock();
       continue;
     }

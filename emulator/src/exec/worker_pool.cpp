@@ -1,12 +1,15 @@
 #include "exec/worker_pool.h"
 
+#include <algorithm>
+
 #include "exec/options.h"
 
 namespace cuemu::detail {
 
 worker_pool& worker_pool::instance() {
-  static worker_pool pool(options().workers);
-  return pool;
+  // Never destroyed: stream threads may still run grids while the program's statics go away.
+  static worker_pool* pool = new worker_pool(options().workers);
+  return *pool;
 }
 
 worker_pool::worker_pool(unsigned workers) : workers_(workers < 1 ? 1 : workers) {}
@@ -22,26 +25,36 @@ worker_pool::~worker_pool() {
   for (auto& t : helpers_) t.join();
 }
 
-void worker_pool::drain() {
-  // Take indices with one atomic add each; body_ and n_ are published under m_ before the
-  // workers are woken (and read by them after taking m_), and stay fixed until all are done.
+void pool_job::drain() {
+  // One atomic add per item; n_ and body_ are fixed for the job's life.
   const auto& body = *body_;
-  const std::size_t n = n_;
-  for (std::size_t i; (i = next_.fetch_add(1, std::memory_order_relaxed)) < n;) body(i);
+  for (std::size_t i; (i = next_.fetch_add(1, std::memory_order_relaxed)) < n_;) body(i);
+}
+
+// A running job with items left, taken in turn so that concurrent grids share the workers.
+worker_pool::job* worker_pool::pick_locked() {
+  const std::size_t n = jobs_.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    job* j = jobs_[(next_pick_ + k) % n];
+    if (j->items_left()) {
+      next_pick_ = (next_pick_ + k + 1) % n;
+      return j;
+    }
+  }
+  return nullptr;
 }
 
 void worker_pool::thread_main() {
-  std::size_t seen = 0;
   std::unique_lock<std::mutex> lock(m_);
   for (;;) {
-    wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+    job* j = nullptr;
+    wake_.wait(lock, [&] { return stop_ || (j = pick_locked()) != nullptr; });
     if (stop_) return;
-    seen = generation_;
-    ++busy_;
+    ++j->busy_;
     lock.unlock();
-    if (body_) drain();
+    j->drain();
     lock.lock();
-    if (--busy_ == 0) done_.notify_all();
+    if (--j->busy_ == 0) done_.notify_all();
   }
 }
 
@@ -50,22 +63,23 @@ void worker_pool::thread_main() {
 void worker_pool::helper_main() {
   std::unique_lock<std::mutex> lock(m_);
   for (;;) {
-    helper_wake_.wait(lock, [&] { return stop_ || helpers_wanted_ != 0; });
+    helper_wake_.wait(lock, [&] { return stop_ || !helper_jobs_.empty(); });
     if (stop_) return;
-    --helpers_wanted_;
+    job* j = helper_jobs_.back();
+    helper_jobs_.pop_back();
     lock.unlock();
-    drain();
+    j->drain();
     lock.lock();
     ++helpers_idle_;
-    if (--busy_ == 0) done_.notify_all();
+    if (--j->busy_ == 0) done_.notify_all();
   }
 }
 
-bool worker_pool::add_helper() {
+bool worker_pool::add_helper(job& j) {
   std::lock_guard<std::mutex> lock(m_);
-  if (!body_ || stop_ || next_.load(std::memory_order_relaxed) >= n_) return false;
-  ++busy_;
-  ++helpers_wanted_;
+  if (stop_ || !j.items_left()) return false;
+  ++j.busy_;
+  helper_jobs_.push_back(&j);
   if (helpers_idle_ != 0) {
     --helpers_idle_;
     helper_wake_.notify_one();
@@ -75,31 +89,22 @@ bool worker_pool::add_helper() {
   return true;
 }
 
-void worker_pool::parallel_for(std::size_t n, const std::function<void(std::size_t)>& body) {
-  if (n == 0) return;
-  std::lock_guard<std::mutex> one_grid(launch_mutex_);
-  if (n == 1) {  // nothing for a helper to take
-    body(0);
-    return;
-  }
-  const bool wake_workers = n > 1 && workers_ > 1;
+void worker_pool::run(job& j) {
+  if (j.n_ == 0) return;
+  const bool wake_workers = j.n_ > 1 && workers_ > 1;
   {
     std::lock_guard<std::mutex> lock(m_);
     if (wake_workers && threads_.empty())
       for (unsigned t = 1; t < workers_; ++t) threads_.emplace_back([this] { thread_main(); });
-    body_ = &body;
-    n_ = n;
-    next_.store(0, std::memory_order_relaxed);
-    if (wake_workers) ++generation_;
-    ++busy_;  // this thread
+    jobs_.push_back(&j);
+    ++j.busy_;  // this thread
   }
   if (wake_workers) wake_.notify_all();
-  drain();
+  j.drain();
   std::unique_lock<std::mutex> lock(m_);
-  --busy_;
-  done_.wait(lock, [&] { return busy_ == 0; });
-  body_ = nullptr;
-  n_ = 0;
+  --j.busy_;
+  done_.wait(lock, [&] { return j.busy_ == 0; });
+  jobs_.erase(std::find(jobs_.begin(), jobs_.end(), &j));
 }
 
 }  // namespace cuemu::detail

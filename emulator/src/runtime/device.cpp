@@ -509,15 +509,19 @@ extern "C" cudaError_t cudaRuntimeGetVersion(int* runtimeVersion) {
   return cudaSuccess;
 }
 
-// Work runs to completion inside the call that issues it, so there is nothing to wait for: the
-// result is the sticky error of an earlier fault, if any.
-extern "C" cudaError_t cudaDeviceSynchronize(void) { return sticky_or_success(); }
+// Waits for the work of every stream; the result is the sticky error of a fault, if any.
+extern "C" cudaError_t cudaDeviceSynchronize(void) {
+  synchronize_device();
+  flush_device_output();
+  return sticky_or_success();
+}
 
 // Frees every allocation, stream and event and forgets this thread's last error. A sticky error
 // stays (the emulated process had a fault, which it reports when it exits) and is returned.
 extern "C" cudaError_t cudaDeviceReset(void) {
+  destroy_all_streams();  // after their work is done
+  flush_device_output();
   free_all_allocations();
-  destroy_all_streams();
   destroy_all_events();
   {
     std::lock_guard lock(g_mutex);

@@ -1,10 +1,11 @@
-// Events. Work completes inside the call that issues it, so an event is complete as soon as it
-// is recorded: cudaEventRecord takes the steady_clock time of the call, cudaEventQuery and
-// cudaEventSynchronize succeed at once, and cudaEventElapsedTime measures host time between the
-// two record calls.
+// Events. cudaEventRecord queues a marker on the stream: the event is complete when the stream's
+// work before it is, and its time is taken when the marker runs, so cudaEventElapsedTime measures
+// the work between two records, not the host's calls. An event recorded again replaces its
+// earlier record; one never recorded is complete.
 #include <chrono>
 #include <mutex>
 #include <unordered_set>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
@@ -12,7 +13,10 @@
 
 struct CUevent_st {
   unsigned int flags = cudaEventDefault;
-  bool recorded = false;
+  // Under the registry's mutex.
+  unsigned long long generation = 0;   // records so far
+  cuemu::detail::stream_position at;   // the latest record's place in its stream
+  bool timed = false;                  // the latest record's marker ran and took `time`
   std::chrono::steady_clock::time_point time{};
 };
 
@@ -22,6 +26,7 @@ namespace {
 struct registry {
   std::mutex mutex;
   std::unordered_set<cudaEvent_t> events;
+  std::vector<cudaEvent_t> destroyed;  // kept: a queued marker may still write to them
 };
 
 registry& reg() {
@@ -56,10 +61,16 @@ bool valid_event(cudaEvent_t e) {
   return r.events.count(e) != 0;
 }
 
+stream_position event_position(cudaEvent_t e) {
+  registry& r = reg();
+  std::lock_guard lock(r.mutex);
+  return e->at;
+}
+
 void destroy_all_events() {
   registry& r = reg();
   std::lock_guard lock(r.mutex);
-  for (cudaEvent_t e : r.events) delete e;
+  for (cudaEvent_t e : r.events) r.destroyed.push_back(e);
   r.events.clear();
 }
 
@@ -86,12 +97,24 @@ extern "C" cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t 
   if (!valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
   if (flags & ~static_cast<unsigned int>(cudaEventRecordExternal))
     return record_error(cudaErrorInvalidValue);
-  const auto now = std::chrono::steady_clock::now();
   registry& r = reg();
+  unsigned long long generation;
+  {
+    std::lock_guard lock(r.mutex);
+    if (!event || r.events.count(event) == 0) return record_error(cudaErrorInvalidResourceHandle);
+    generation = ++event->generation;
+    event->timed = false;
+    event->at = {};
+  }
+  const stream_position at = enqueue(stream, [event, generation] {
+    const auto now = std::chrono::steady_clock::now();
+    std::lock_guard lock(reg().mutex);
+    if (event->generation != generation) return;  // recorded again since
+    event->time = now;
+    event->timed = true;
+  });
   std::lock_guard lock(r.mutex);
-  if (!event || r.events.count(event) == 0) return record_error(cudaErrorInvalidResourceHandle);
-  event->recorded = true;
-  event->time = now;
+  if (event->generation == generation) event->at = at;
   return cudaSuccess;
 }
 
@@ -102,38 +125,43 @@ extern "C" cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
 extern "C" cudaError_t cudaEventQuery(cudaEvent_t event) {
   CUEMU_STICKY_CHECK();
   if (!valid_event(event)) return record_error(cudaErrorInvalidResourceHandle);
-  return cudaSuccess;
+  if (!reached(event_position(event))) return cudaErrorNotReady;  // not recorded as an error
+  return sticky_error();
 }
 
 extern "C" cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   CUEMU_STICKY_CHECK();
   if (!valid_event(event)) return record_error(cudaErrorInvalidResourceHandle);
-  return cudaSuccess;
+  wait_for(event_position(event));
+  flush_device_output();
+  return sticky_error();
 }
 
+// Like CUDA: returns at once; a record still queued completes harmlessly.
 extern "C" cudaError_t cudaEventDestroy(cudaEvent_t event) {
   CUEMU_STICKY_CHECK();
   registry& r = reg();
-  {
-    std::lock_guard lock(r.mutex);
-    if (!event || r.events.erase(event) == 0) return record_error(cudaErrorInvalidResourceHandle);
-  }
-  delete event;
+  std::lock_guard lock(r.mutex);
+  if (!event || r.events.erase(event) == 0) return record_error(cudaErrorInvalidResourceHandle);
+  r.destroyed.push_back(event);
   return cudaSuccess;
 }
 
 // CUDA's rules: an invalid handle, an event created with cudaEventDisableTiming, or an event that
-// was never recorded gives cudaErrorInvalidResourceHandle.
+// was never recorded gives cudaErrorInvalidResourceHandle; one whose work is not done yet gives
+// cudaErrorNotReady.
 extern "C" cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
   CUEMU_STICKY_CHECK();
   if (!ms) return record_error(cudaErrorInvalidValue);
   registry& r = reg();
-  std::lock_guard lock(r.mutex);
+  std::unique_lock lock(r.mutex);
   if (!start || !end || r.events.count(start) == 0 || r.events.count(end) == 0)
     return record_error(cudaErrorInvalidResourceHandle);
   if ((start->flags & cudaEventDisableTiming) || (end->flags & cudaEventDisableTiming))
     return record_error(cudaErrorInvalidResourceHandle);
-  if (!start->recorded || !end->recorded) return record_error(cudaErrorInvalidResourceHandle);
+  if (start->generation == 0 || end->generation == 0)
+    return record_error(cudaErrorInvalidResourceHandle);
+  if (!start->timed || !end->timed) return cudaErrorNotReady;  // not recorded as an error
   *ms = std::chrono::duration<float, std::milli>(end->time - start->time).count();
   return cudaSuccess;
 }

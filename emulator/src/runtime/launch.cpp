@@ -2,6 +2,7 @@
 // it (CUDA 13 on an H200), per-kernel attributes, cudaLaunchKernel, and the run itself.
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -112,17 +113,29 @@ cudaError_t launch(const kernel_entry& e) {
       return t_last_launch = record_error(cudaErrorCooperativeLaunchTooLarge);
   }
 
-  launch_state L;
-  L.entry = e;
-  L.cooperative = c.cooperative;
-  if (c.cooperative) L.grid_sync = std::make_unique<launch_state::grid_barrier>();
-  L.max_dynamic_shared = max_dynamic_shared;
-  L.kernel_name = kernel_display_name(e.name, e.signature);
-  L.grid = c.grid;
-  L.block = c.block;
-  L.dynamic_shared = c.shared_mem;
-  L.site = c.where;
-  run_grid(L);
+  auto L = std::make_shared<launch_state>();
+  L->entry = e;
+  L->cooperative = c.cooperative;
+  if (c.cooperative) L->grid_sync = std::make_unique<launch_state::grid_barrier>();
+  L->max_dynamic_shared = max_dynamic_shared;
+  L->kernel_name = kernel_display_name(e.name, e.signature);
+  L->grid = c.grid;
+  L->block = c.block;
+  L->dynamic_shared = c.shared_mem;
+  L->site = c.where;
+  // A GPU writes out earlier kernels' printf output at a launch.
+  flush_device_output();
+  if (streams_synchronous()) {
+    enqueue(c.stream, [&L] { run_grid(*L); });
+  } else {
+    // Queued: the launch owns a copy of the parameters until its grid has run.
+    L->entry.params = e.copy_params(e.params);
+    enqueue(c.stream, [L] {
+      run_grid(*L);
+      L->entry.free_params(const_cast<void*>(L->entry.params));
+      L->entry.params = nullptr;
+    });
+  }
   // A fault is reported and sticky; like an asynchronous GPU launch, the launch itself succeeded.
   return t_last_launch = cudaSuccess;
 }

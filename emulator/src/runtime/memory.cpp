@@ -3,15 +3,22 @@
 //
 // Device memory is host memory here (256-byte aligned), tracked in a table keyed by base address
 // so that copies can be checked against their direction and bounds like a GPU checks them, and
-// so that checkers can name the allocation an address belongs to. Copies and memsets run to
-// completion inside the call, also the *Async forms (after validating their stream).
+// so that checkers can name the allocation an address belongs to. Copies and memsets are
+// validated at the call and run on their stream (runtime/stream.cpp) with CUDA's host
+// synchronisation rules: a blocking cudaMemcpy returns when its copy is done; an asynchronous
+// copy from pageable host memory reads its source at the call (staged), one to pageable host
+// memory returns when done; cudaMemset is asynchronous unless it writes pinned host memory.
+// cudaFree and its kin wait for the device first, as CUDA's do.
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <shared_mutex>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
@@ -190,18 +197,53 @@ cudaError_t check_copy(void* dst, std::size_t dst_span, const void* src, std::si
   return e;
 }
 
-cudaError_t memcpy_impl(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind) {
+// Host memory the runtime does not know (not pinned, registered or managed): pageable.
+bool is_pageable(const void* p) {
+  const std::optional<allocation> a = lookup_allocation(p);
+  return !a || a->freed;
+}
+
+using copy_fn = std::function<void(void* dst, const void* src)>;
+
+// Runs a validated copy of the span [src, src + sspan) to [dst, dst + dspan) on `stream` with
+// CUDA's host synchronisation rules. blocking: cudaMemcpy and its kin (the default stream, and
+// the host waits; buffered device printf output is written out).
+void submit_copy(cudaStream_t stream, bool blocking, void* dst, const void* src,
+                 std::size_t sspan, copy_fn copy) {
+  if (streams_synchronous()) {
+    copy(dst, src);
+    if (blocking) flush_device_output();
+    return;
+  }
+  if (blocking || is_pageable(dst)) {
+    wait_for(enqueue(stream, [copy = std::move(copy), dst, src] { copy(dst, src); }));
+    if (blocking) flush_device_output();
+    return;
+  }
+  if (is_pageable(src)) {  // staged: the host may reuse its buffer once the call returns
+    auto staged = std::make_shared<std::vector<char>>(static_cast<const char*>(src),
+                                                      static_cast<const char*>(src) + sspan);
+    enqueue(stream, [copy = std::move(copy), dst, staged] { copy(dst, staged->data()); });
+    return;
+  }
+  enqueue(stream, [copy = std::move(copy), dst, src] { copy(dst, src); });
+}
+
+cudaError_t memcpy_impl(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind,
+                        cudaStream_t stream, bool blocking) {
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
     return cudaErrorInvalidMemcpyDirection;
   if (count == 0) return cudaSuccess;
   if (!dst || !src) return cudaErrorInvalidValue;
   if (cudaError_t e = check_copy(dst, count, src, count, kind); e != cudaSuccess) return e;
-  std::memmove(dst, src, count);
+  submit_copy(stream, blocking, dst, src, count,
+              [count](void* d, const void* s) { std::memmove(d, s, count); });
   return cudaSuccess;
 }
 
 cudaError_t memcpy2d_impl(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
-                          std::size_t width, std::size_t height, cudaMemcpyKind kind) {
+                          std::size_t width, std::size_t height, cudaMemcpyKind kind,
+                          cudaStream_t stream, bool blocking) {
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
     return cudaErrorInvalidMemcpyDirection;
   if (width == 0 || height == 0) return cudaSuccess;
@@ -210,29 +252,46 @@ cudaError_t memcpy2d_impl(void* dst, std::size_t dpitch, const void* src, std::s
   const std::size_t dspan = dpitch * (height - 1) + width;
   const std::size_t sspan = spitch * (height - 1) + width;
   if (cudaError_t e = check_copy(dst, dspan, src, sspan, kind); e != cudaSuccess) return e;
-  for (std::size_t r = 0; r < height; ++r)
-    std::memmove(static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch,
-                 width);
+  submit_copy(stream, blocking, dst, src, sspan, [=](void* d, const void* s) {
+    for (std::size_t r = 0; r < height; ++r)
+      std::memmove(static_cast<char*>(d) + r * dpitch, static_cast<const char*>(s) + r * spitch,
+                   width);
+  });
   return cudaSuccess;
 }
 
-cudaError_t memset_impl(void* dst, int value, std::size_t count) {
+// A validated memset: asynchronous, except into pinned host memory.
+void submit_memset(cudaStream_t stream, void* dst, std::function<void()> set) {
+  if (streams_synchronous()) {
+    set();
+    return;
+  }
+  const std::optional<allocation> a = lookup_allocation(dst);
+  const bool host = a && (a->kind == memory_kind::host_pinned ||
+                          a->kind == memory_kind::host_registered);
+  const stream_position at = enqueue(stream, std::move(set));
+  if (host) wait_for(at);
+}
+
+cudaError_t memset_impl(void* dst, int value, std::size_t count, cudaStream_t stream) {
   if (count == 0) return cudaSuccess;
   if (!dst) return cudaErrorInvalidValue;
   if (cudaError_t e = check_device_range(dst, count); e != cudaSuccess) return e;
-  std::memset(dst, value, count);
+  submit_memset(stream, dst, [=] { std::memset(dst, value, count); });
   return cudaSuccess;
 }
 
 cudaError_t memset2d_impl(void* dst, std::size_t pitch, int value, std::size_t width,
-                          std::size_t height) {
+                          std::size_t height, cudaStream_t stream) {
   if (width == 0 || height == 0) return cudaSuccess;
   if (!dst) return cudaErrorInvalidValue;
   if (width > pitch && height > 1) return cudaErrorInvalidPitchValue;
   if (cudaError_t e = check_device_range(dst, pitch * (height - 1) + width); e != cudaSuccess)
     return e;
-  for (std::size_t r = 0; r < height; ++r)
-    std::memset(static_cast<char*>(dst) + r * pitch, value, width);
+  submit_memset(stream, dst, [=] {
+    for (std::size_t r = 0; r < height; ++r)
+      std::memset(static_cast<char*>(dst) + r * pitch, value, width);
+  });
   return cudaSuccess;
 }
 
@@ -318,7 +377,8 @@ cudaError_t memcpy_to_symbol(const void* symbol, std::size_t symbol_size, const 
                   : kind == cudaMemcpyDeviceToDevice ? check_device_range(src, count)
                                                      : check_any_range(src, count);
   if (e != cudaSuccess) return record_error(e);
-  std::memmove(static_cast<char*>(const_cast<void*>(symbol)) + offset, src, count);
+  submit_copy(async ? stream : nullptr, !async, static_cast<char*>(const_cast<void*>(symbol)) + offset,
+              src, count, [count](void* d, const void* s) { std::memmove(d, s, count); });
   return cudaSuccess;
 }
 
@@ -340,7 +400,8 @@ cudaError_t memcpy_from_symbol(void* dst, const void* symbol, std::size_t symbol
                   : kind == cudaMemcpyDeviceToDevice ? check_device_range(dst, count)
                                                      : check_any_range(dst, count);
   if (e != cudaSuccess) return record_error(e);
-  std::memmove(dst, static_cast<const char*>(symbol) + offset, count);
+  submit_copy(async ? stream : nullptr, !async, dst, static_cast<const char*>(symbol) + offset,
+              count, [count](void* d, const void* s) { std::memmove(d, s, count); });
   return cudaSuccess;
 }
 
@@ -443,22 +504,31 @@ extern "C" cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t 
   return record_error(allocate(devPtr, size, memory_kind::device, 0));
 }
 
+// Like CUDA's, waits for the device's work first (it may still use the memory).
 extern "C" cudaError_t cudaFree(void* devPtr) {
   CUEMU_STICKY_CHECK();
   if (!devPtr) return cudaSuccess;
+  synchronize_device();
   return record_error(release(devPtr, true, false));
 }
 
+// Freed in stream order: once the stream's earlier work is done.
 extern "C" cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream) {
   CUEMU_STICKY_CHECK();
   CUEMU_STREAM_CHECK(hStream);
   if (!devPtr) return cudaSuccess;
-  return record_error(release(devPtr, true, false));
+  const std::optional<allocation> a = lookup_allocation(devPtr);
+  if (!a || a->freed || a->base != reinterpret_cast<std::uintptr_t>(devPtr) ||
+      (a->kind != memory_kind::device && a->kind != memory_kind::managed))
+    return record_error(cudaErrorInvalidValue);
+  enqueue(hStream, [devPtr] { (void)release(devPtr, true, false); });
+  return cudaSuccess;
 }
 
 extern "C" cudaError_t cudaFreeHost(void* ptr) {
   CUEMU_STICKY_CHECK();
   if (!ptr) return cudaSuccess;
+  synchronize_device();
   return record_error(release(ptr, false, true));
 }
 
@@ -492,6 +562,7 @@ extern "C" cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int fla
 extern "C" cudaError_t cudaHostUnregister(void* ptr) {
   CUEMU_STICKY_CHECK();
   if (!ptr) return record_error(cudaErrorInvalidValue);
+  synchronize_device();
   table& t = the_table();
   std::unique_lock lock(t.mutex);
   auto it = t.by_base.find(reinterpret_cast<std::uintptr_t>(ptr));
@@ -573,21 +644,21 @@ extern "C" cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attribute
 
 extern "C" cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
   CUEMU_STICKY_CHECK();
-  return record_error(memcpy_impl(dst, src, count, kind));
+  return record_error(memcpy_impl(dst, src, count, kind, nullptr, true));
 }
 
 extern "C" cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count,
                                        cudaMemcpyKind kind, cudaStream_t stream) {
   CUEMU_STICKY_CHECK();
   CUEMU_STREAM_CHECK(stream);
-  return record_error(memcpy_impl(dst, src, count, kind));
+  return record_error(memcpy_impl(dst, src, count, kind, stream, false));
 }
 
 extern "C" cudaError_t cudaMemcpyPeer(void* dst, int dstDevice, const void* src, int srcDevice,
                                       size_t count) {
   CUEMU_STICKY_CHECK();
   if (dstDevice != 0 || srcDevice != 0) return record_error(cudaErrorInvalidDevice);
-  return record_error(memcpy_impl(dst, src, count, cudaMemcpyDeviceToDevice));
+  return record_error(memcpy_impl(dst, src, count, cudaMemcpyDeviceToDevice, nullptr, true));
 }
 
 extern "C" cudaError_t cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src,
@@ -595,13 +666,13 @@ extern "C" cudaError_t cudaMemcpyPeerAsync(void* dst, int dstDevice, const void*
   CUEMU_STICKY_CHECK();
   CUEMU_STREAM_CHECK(stream);
   if (dstDevice != 0 || srcDevice != 0) return record_error(cudaErrorInvalidDevice);
-  return record_error(memcpy_impl(dst, src, count, cudaMemcpyDeviceToDevice));
+  return record_error(memcpy_impl(dst, src, count, cudaMemcpyDeviceToDevice, stream, false));
 }
 
 extern "C" cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch,
                                     size_t width, size_t height, cudaMemcpyKind kind) {
   CUEMU_STICKY_CHECK();
-  return record_error(memcpy2d_impl(dst, dpitch, src, spitch, width, height, kind));
+  return record_error(memcpy2d_impl(dst, dpitch, src, spitch, width, height, kind, nullptr, true));
 }
 
 extern "C" cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
@@ -609,7 +680,7 @@ extern "C" cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* s
                                          cudaStream_t stream) {
   CUEMU_STICKY_CHECK();
   CUEMU_STREAM_CHECK(stream);
-  return record_error(memcpy2d_impl(dst, dpitch, src, spitch, width, height, kind));
+  return record_error(memcpy2d_impl(dst, dpitch, src, spitch, width, height, kind, stream, false));
 }
 
 extern "C" cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count,
@@ -646,26 +717,26 @@ extern "C" cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
 
 extern "C" cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
   CUEMU_STICKY_CHECK();
-  return record_error(memset_impl(devPtr, value, count));
+  return record_error(memset_impl(devPtr, value, count, nullptr));
 }
 
 extern "C" cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
   CUEMU_STICKY_CHECK();
   CUEMU_STREAM_CHECK(stream);
-  return record_error(memset_impl(devPtr, value, count));
+  return record_error(memset_impl(devPtr, value, count, stream));
 }
 
 extern "C" cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width,
                                     size_t height) {
   CUEMU_STICKY_CHECK();
-  return record_error(memset2d_impl(devPtr, pitch, value, width, height));
+  return record_error(memset2d_impl(devPtr, pitch, value, width, height, nullptr));
 }
 
 extern "C" cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width,
                                          size_t height, cudaStream_t stream) {
   CUEMU_STICKY_CHECK();
   CUEMU_STREAM_CHECK(stream);
-  return record_error(memset2d_impl(devPtr, pitch, value, width, height));
+  return record_error(memset2d_impl(devPtr, pitch, value, width, height, stream));
 }
 
 // --- managed memory hints: no effect (one address space) ---

@@ -4,8 +4,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <driver_types.h>
 
@@ -71,8 +73,37 @@ std::size_t device_limit(cudaLimit limit);
 // --- streams (stream.cpp) ---
 // True for 0, cudaStreamLegacy, cudaStreamPerThread and every created, not yet destroyed stream.
 bool valid_stream(cudaStream_t s);
+// A place in a stream's work: reached once its first `count` items completed. A null stream is
+// always reached (work that ran at the call).
+struct stream_position {
+  CUstream_st* stream = nullptr;
+  std::uint64_t count = 0;
+};
+// --streams=sync (and the racecheck runtime): work runs inside the call that issues it.
+bool streams_synchronous();
+// Queues work on a valid stream handle (0: the default stream) behind the stream's earlier work,
+// CUDA's implicit ordering with the legacy default stream, and the positions in `after`; returns
+// its position. Synchronous streams: runs it now, on this thread.
+stream_position enqueue(cudaStream_t stream, std::function<void()> work,
+                        std::vector<stream_position> after = {});
+stream_position stream_tail(cudaStream_t stream);  // after the work queued so far
+// The host waits for the work queued so far on a stream (the legacy stream: also for blocking
+// streams' earlier work, as an item there would), on every stream, or up to a position.
+void synchronize_stream(cudaStream_t stream);
+void synchronize_device();
+bool reached(const stream_position& p);
+void wait_for(const stream_position& p);
+// Code compiled with --default-stream per-thread (CUDA_API_PER_THREAD_DEFAULT_STREAM).
+void set_per_thread_default_stream();
 
 // --- events (event.cpp) ---
 bool valid_event(cudaEvent_t e);
+stream_position event_position(cudaEvent_t e);  // of its latest record (a valid event)
+
+// --- device printf (device_printf.cpp) ---
+// A GPU keeps a kernel's printf output in a buffer that the host writes out at synchronising
+// calls (device, stream and event synchronize, blocking copies, host functions, cudaDeviceReset)
+// and drops at exit. This writes the buffered output to stdout.
+void flush_device_output();
 
 }  // namespace cuemu::detail

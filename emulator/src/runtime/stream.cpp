@@ -1,18 +1,50 @@
-// Streams. Every launch, copy, memset and host callback runs to completion, in issue order,
-// inside the call that enqueues it (see cuda_runtime_api.h): a stream is only a validated handle
-// with flags and a priority, always idle. Stream capture (graphs) is not emulated.
-#include <atomic>
+// Streams: queues of work (launches, copies, memsets, event records, waits, host functions), each
+// run in order by its own thread, asynchronously to the host and concurrently with other streams.
+//
+// CUDA's implicit ordering, as an H200 keeps it:
+//   - the legacy default stream (0 or cudaStreamLegacy) waits for earlier work of every blocking
+//     stream, and a blocking stream's work waits for earlier work of the legacy stream;
+//   - streams created with cudaStreamNonBlocking do neither;
+//   - the per-thread default stream (cudaStreamPerThread, or 0 in code compiled with
+//     --default-stream per-thread) is a blocking stream of its host thread.
+// An item waits for the positions (stream, count of items) it depends on; positions only refer to
+// work enqueued earlier, so waits cannot form a cycle.
+//
+// With CUEMU_STREAMS=sync (cuemu run --streams=sync) and in the racecheck runtime, work runs inside
+// the call that issues it, in issue order, like a GPU with CUDA_LAUNCH_BLOCKING=1.
+#include <condition_variable>
+#include <cstdlib>
+#include <deque>
+#include <functional>
 #include <mutex>
+#include <thread>
 #include <unordered_set>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
+#include "exec/device_activity.h"
+#include "exec/options.h"
+#include "exec/worker_pool.h"
 #include "runtime/runtime.h"
 
 struct CUstream_st {
+  enum class role { created, legacy, per_thread };
   unsigned int flags = cudaStreamDefault;
   int priority = 0;
   unsigned long long id = 0;
+  role kind = role::created;
+  // The queue, under the registry's mutex.
+  struct item {
+    std::function<void()> run;
+    std::vector<cuemu::detail::stream_position> after;  // waits, on other streams
+  };
+  std::deque<item> queue;
+  std::uint64_t enqueued = 0, completed = 0;
+  std::condition_variable wake;
+  bool has_thread = false;
+  bool destroyed = false;  // cudaStreamDestroy: the thread ends once the queue is empty
+  bool blocking() const { return !(flags & cudaStreamNonBlocking); }
 };
 
 namespace cuemu::detail {
@@ -23,17 +55,109 @@ constexpr int k_greatest_priority = -5;
 
 struct registry {
   std::mutex mutex;
-  std::unordered_set<cudaStream_t> streams;
-  std::atomic<unsigned long long> next_id{3};  // 0: legacy default, 1: per-thread default
+  std::condition_variable done;                 // an item completed (any stream)
+  std::unordered_set<cudaStream_t> streams;     // created, not destroyed: valid handles
+  std::vector<CUstream_st*> queues;             // every queue ever made (never freed)
+  std::atomic<unsigned long long> next_id{3};   // 0: legacy default, 1: per-thread default
+  CUstream_st legacy;
+  bool per_thread_default = false;              // 0 means cudaStreamPerThread
+  bool exit_drain_registered = false;
+  registry() {
+    legacy.kind = CUstream_st::role::legacy;
+    legacy.id = 0;
+    queues.push_back(&legacy);
+  }
 };
 
 registry& reg() {
-  static registry* r = new registry;  // never destroyed: the launch path may ask at exit
+  static registry* r = new registry;  // never destroyed: stream threads outlive statics
   return *r;
+}
+
+thread_local CUstream_st* t_per_thread = nullptr;
+
+CUstream_st* per_thread_locked(registry& r) {
+  if (!t_per_thread) {
+    t_per_thread = new CUstream_st;
+    t_per_thread->kind = CUstream_st::role::per_thread;
+    t_per_thread->id = 1;
+    r.queues.push_back(t_per_thread);
+  }
+  return t_per_thread;
 }
 
 bool is_special(cudaStream_t s) {
   return s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread;
+}
+
+// The queue a handle names; the caller has validated it.
+CUstream_st* resolve_locked(registry& r, cudaStream_t s) {
+  if (s == cudaStreamLegacy) return &r.legacy;
+  if (s == cudaStreamPerThread) return per_thread_locked(r);
+  if (s == nullptr) return r.per_thread_default ? per_thread_locked(r) : &r.legacy;
+  return s;
+}
+
+bool reached_locked(const stream_position& p) {
+  return !p.stream || p.stream->completed >= p.count;
+}
+
+void stream_main(registry& r, CUstream_st* s) {
+  std::unique_lock<std::mutex> lock(r.mutex);
+  for (;;) {
+    s->wake.wait(lock, [&] { return !s->queue.empty() || s->destroyed; });
+    if (s->queue.empty()) {  // destroyed and drained
+      s->has_thread = false;
+      return;
+    }
+    CUstream_st::item& it = s->queue.front();
+    r.done.wait(lock, [&] {
+      for (const stream_position& p : it.after)
+        if (!reached_locked(p)) return false;
+      return true;
+    });
+    std::function<void()> run = std::move(it.run);
+    lock.unlock();
+    run();
+    run = nullptr;  // its captures (a launch's parameters) go before the item counts as done
+    note_device_progress();
+    lock.lock();
+    s->queue.pop_front();
+    ++s->completed;
+    r.done.notify_all();
+  }
+}
+
+// Waits until every position is reached; the calling host thread counts as waiting.
+void wait_positions(const std::vector<stream_position>& ps) {
+  registry& r = reg();
+  host_wait_scope waiting;
+  std::unique_lock<std::mutex> lock(r.mutex);
+  r.done.wait(lock, [&] {
+    for (const stream_position& p : ps)
+      if (!reached_locked(p)) return false;
+    return true;
+  });
+}
+
+// Where every queue stands now (the positions of its last item).
+std::vector<stream_position> all_positions_locked(registry& r) {
+  std::vector<stream_position> ps;
+  for (CUstream_st* q : r.queues)
+    if (q->enqueued > q->completed) ps.push_back({q, q->enqueued});
+  return ps;
+}
+
+// At exit, like a GPU context torn down: queued work finishes first (its unsynchronised printf
+// output is dropped, as on a GPU).
+void drain_at_exit() {
+  registry& r = reg();
+  std::vector<stream_position> ps;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    ps = all_positions_locked(r);
+  }
+  wait_positions(ps);
 }
 
 cudaError_t create(cudaStream_t* out, unsigned int flags, int priority) {
@@ -51,16 +175,19 @@ cudaError_t create(cudaStream_t* out, unsigned int flags, int priority) {
   s->id = r.next_id++;
   std::lock_guard lock(r.mutex);
   r.streams.insert(s);
+  r.queues.push_back(s);
   *out = s;
   return cudaSuccess;
 }
 
-// Looks a created stream up under the lock and copies it out; false if the handle is unknown.
-bool lookup(cudaStream_t s, CUstream_st& out) {
+// Looks a created stream up under the lock and copies its description out; false if unknown.
+bool lookup(cudaStream_t s, unsigned int& flags, int& priority, unsigned long long& id) {
   registry& r = reg();
   std::lock_guard lock(r.mutex);
   if (r.streams.count(s) == 0) return false;
-  out = *s;
+  flags = s->flags;
+  priority = s->priority;
+  id = s->id;
   return true;
 }
 
@@ -73,10 +200,113 @@ bool valid_stream(cudaStream_t s) {
   return r.streams.count(s) != 0;
 }
 
-void destroy_all_streams() {
+bool streams_synchronous() { return options().sync_streams; }
+
+void set_per_thread_default_stream() {
   registry& r = reg();
   std::lock_guard lock(r.mutex);
-  for (cudaStream_t s : r.streams) delete s;
+  r.per_thread_default = true;
+}
+
+stream_position enqueue(cudaStream_t handle, std::function<void()> work,
+                        std::vector<stream_position> after) {
+  note_host_thread();
+  if (streams_synchronous()) {
+    host_wait_scope waiting;  // the host is inside the call until the work is done
+    work();
+    return {};
+  }
+  registry& r = reg();
+  std::unique_lock<std::mutex> lock(r.mutex);
+  if (!r.exit_drain_registered) {
+    // The pool first: its threads must outlive the drain (atexit handlers run in reverse).
+    lock.unlock();
+    (void)worker_pool::instance();
+    lock.lock();
+    if (!r.exit_drain_registered) {
+      r.exit_drain_registered = true;
+      std::atexit(drain_at_exit);
+    }
+  }
+  CUstream_st* s = resolve_locked(r, handle);
+  if (s->kind == CUstream_st::role::legacy) {
+    for (CUstream_st* q : r.queues)
+      if (q != s && q->blocking() && q->enqueued > q->completed) after.push_back({q, q->enqueued});
+  } else if (s->blocking() && r.legacy.enqueued > r.legacy.completed) {
+    after.push_back({&r.legacy, r.legacy.enqueued});
+  }
+  s->queue.push_back({std::move(work), std::move(after)});
+  ++s->enqueued;
+  const stream_position at{s, s->enqueued};
+  if (!s->has_thread) {
+    s->has_thread = true;
+    std::thread([&r, s] { stream_main(r, s); }).detach();
+  } else {
+    s->wake.notify_one();
+  }
+  return at;
+}
+
+stream_position stream_tail(cudaStream_t handle) {
+  if (streams_synchronous()) return {};
+  registry& r = reg();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  CUstream_st* s = resolve_locked(r, handle);
+  return {s, s->enqueued};
+}
+
+void synchronize_stream(cudaStream_t handle) {
+  note_host_thread();
+  if (streams_synchronous()) return;
+  registry& r = reg();
+  std::vector<stream_position> ps;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    CUstream_st* s = resolve_locked(r, handle);
+    if (s->kind == CUstream_st::role::legacy) {
+      // Like an item on the legacy stream: also every blocking stream's earlier work.
+      for (CUstream_st* q : r.queues)
+        if (q->enqueued > q->completed && (q == s || q->blocking())) ps.push_back({q, q->enqueued});
+    } else if (s->enqueued > s->completed) {
+      ps.push_back({s, s->enqueued});
+    }
+  }
+  wait_positions(ps);
+}
+
+void synchronize_device() {
+  note_host_thread();
+  if (streams_synchronous()) return;
+  registry& r = reg();
+  std::vector<stream_position> ps;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    ps = all_positions_locked(r);
+  }
+  wait_positions(ps);
+}
+
+bool reached(const stream_position& p) {
+  if (!p.stream) return true;
+  registry& r = reg();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return reached_locked(p);
+}
+
+void wait_for(const stream_position& p) {
+  note_host_thread();
+  if (!p.stream) return;
+  wait_positions({p});
+}
+
+void destroy_all_streams() {
+  synchronize_device();
+  registry& r = reg();
+  std::lock_guard lock(r.mutex);
+  for (cudaStream_t s : r.streams) {
+    s->destroyed = true;
+    s->wake.notify_all();
+  }
   r.streams.clear();
 }
 
@@ -102,15 +332,15 @@ extern "C" cudaError_t cudaStreamCreateWithPriority(cudaStream_t* pStream, unsig
   return create(pStream, flags, priority);
 }
 
+// Like CUDA: returns at once; work still queued on the stream completes, then its thread ends.
 extern "C" cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   CUEMU_STICKY_CHECK();
   if (is_special(stream)) return record_error(cudaErrorInvalidResourceHandle);
   registry& r = reg();
-  {
-    std::lock_guard lock(r.mutex);
-    if (r.streams.erase(stream) == 0) return record_error(cudaErrorInvalidResourceHandle);
-  }
-  delete stream;
+  std::lock_guard lock(r.mutex);
+  if (r.streams.erase(stream) == 0) return record_error(cudaErrorInvalidResourceHandle);
+  stream->destroyed = true;  // the record stays: other streams' waits may name it
+  stream->wake.notify_all();
   return cudaSuccess;
 }
 
@@ -121,9 +351,11 @@ extern "C" cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int* priority
     *priority = 0;
     return cudaSuccess;
   }
-  CUstream_st s;
-  if (!lookup(hStream, s)) return record_error(cudaErrorInvalidResourceHandle);
-  *priority = s.priority;
+  unsigned int f;
+  int p;
+  unsigned long long id;
+  if (!lookup(hStream, f, p, id)) return record_error(cudaErrorInvalidResourceHandle);
+  *priority = p;
   return cudaSuccess;
 }
 
@@ -134,9 +366,11 @@ extern "C" cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int* fl
     *flags = cudaStreamDefault;
     return cudaSuccess;
   }
-  CUstream_st s;
-  if (!lookup(hStream, s)) return record_error(cudaErrorInvalidResourceHandle);
-  *flags = s.flags;
+  unsigned int f;
+  int p;
+  unsigned long long id;
+  if (!lookup(hStream, f, p, id)) return record_error(cudaErrorInvalidResourceHandle);
+  *flags = f;
   return cudaSuccess;
 }
 
@@ -144,12 +378,16 @@ extern "C" cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long*
   CUEMU_STICKY_CHECK();
   if (!streamId) return record_error(cudaErrorInvalidValue);
   if (is_special(hStream)) {
-    *streamId = hStream == cudaStreamPerThread ? 1 : 0;
+    const bool per_thread = hStream == cudaStreamPerThread ||
+                            (hStream == nullptr && reg().per_thread_default);
+    *streamId = per_thread ? 1 : 0;
     return cudaSuccess;
   }
-  CUstream_st s;
-  if (!lookup(hStream, s)) return record_error(cudaErrorInvalidResourceHandle);
-  *streamId = s.id;
+  unsigned int f;
+  int p;
+  unsigned long long id;
+  if (!lookup(hStream, f, p, id)) return record_error(cudaErrorInvalidResourceHandle);
+  *streamId = id;
   return cudaSuccess;
 }
 
@@ -164,14 +402,16 @@ extern "C" cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int* device) {
 extern "C" cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   CUEMU_STICKY_CHECK();
   if (!valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
-  return cudaSuccess;
+  synchronize_stream(stream);
+  flush_device_output();
+  return sticky_error();
 }
 
-// Always complete: work ran inside the calls that issued it.
 extern "C" cudaError_t cudaStreamQuery(cudaStream_t stream) {
   CUEMU_STICKY_CHECK();
   if (!valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
-  return cudaSuccess;
+  if (!reached(stream_tail(stream))) return cudaErrorNotReady;  // not recorded as an error
+  return sticky_error();
 }
 
 extern "C" cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
@@ -181,16 +421,23 @@ extern "C" cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t even
     return record_error(cudaErrorInvalidResourceHandle);
   if (flags & ~static_cast<unsigned int>(cudaEventWaitExternal))
     return record_error(cudaErrorInvalidValue);
+  const stream_position p = event_position(event);
+  // An event never recorded is complete: nothing to wait for.
+  if (p.stream) enqueue(stream, [] {}, {p});
   return cudaSuccess;
 }
 
-// The callback runs at once, on the calling thread, with the status of the stream's work.
+// The callback runs on the stream's thread once the stream's earlier work is done, with the
+// status of that work (a sticky error, if a kernel faulted).
 extern "C" cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
                                              void* userData, unsigned int flags) {
   CUEMU_STICKY_CHECK();
   if (!valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
   if (!callback || flags != 0) return record_error(cudaErrorInvalidValue);
-  callback(stream, cudaSuccess, userData);
+  enqueue(stream, [stream, callback, userData] {
+    flush_device_output();
+    callback(stream, sticky_error(), userData);
+  });
   return cudaSuccess;
 }
 
@@ -198,7 +445,10 @@ extern "C" cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, 
   CUEMU_STICKY_CHECK();
   if (!valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
   if (!fn) return record_error(cudaErrorInvalidValue);
-  fn(userData);
+  enqueue(stream, [fn, userData] {
+    flush_device_output();
+    fn(userData);
+  });
   return cudaSuccess;
 }
 

@@ -16,9 +16,11 @@ struct fault_capture {
     const int before = cuemu::detail::faults_reported();
     testing::internal::CaptureStderr();
     launch();
+    // The launch is asynchronous: its fault comes from the synchronisation, and is sticky.
+    const cudaError_t synchronized = cudaDeviceSynchronize();
     text = testing::internal::GetCapturedStderr();
     EXPECT_EQ(cuemu::detail::faults_reported(), before + 1) << text;
-    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure) << "the fault is sticky";
+    EXPECT_EQ(synchronized, cudaErrorLaunchFailure) << "the fault is sticky";
     cuemu::detail::reset_faults_for_testing();
   }
 };
