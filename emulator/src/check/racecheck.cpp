@@ -435,6 +435,15 @@ inline void access_granule(granule& g, std::uintptr_t addr, unsigned off, unsign
     } else if (ro >= off && ro + rl <= off + len && strength(r) <= my_strength) {
       subsumed = i;  // ordered before this access, covered by it, no stronger: this one stands for it
     }
+    // Coherence: an atomic update reads the latest value of its bytes, so it comes after every
+    // earlier atomic update of them, and so do this thread's later accesses there (the last
+    // block of threadFenceReduction resets the counter every block incremented). This record
+    // stands for theirs from now on.
+    if (kind == access_kind::atomic && (r & kAtomic) && (r & kWrite) && ro >= off &&
+        ro + rl <= off + len) {
+      g.rec[i] = 0;
+      if (empty < 0) empty = i;
+    }
   }
   int at = replace >= 0 ? replace : empty >= 0 ? empty : subsumed;
   if (at < 0) at = static_cast<int>((self ^ addr) & 3u);  // full: evict one

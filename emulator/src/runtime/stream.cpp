@@ -38,10 +38,10 @@ struct CUstream_st {
   struct item {
     std::function<void()> run;
     std::vector<cuemu::detail::stream_position> after;  // waits, on other streams
+    bool taken = false;  // being run (by the stream's thread or by a host thread waiting for it)
   };
   std::deque<item> queue;
   std::uint64_t enqueued = 0, completed = 0;
-  std::condition_variable wake;
   bool has_thread = false;
   bool destroyed = false;  // cudaStreamDestroy: the thread ends once the queue is empty
   bool blocking() const { return !(flags & cudaStreamNonBlocking); }
@@ -55,7 +55,7 @@ constexpr int k_greatest_priority = -5;
 
 struct registry {
   std::mutex mutex;
-  std::condition_variable done;                 // an item completed (any stream)
+  std::condition_variable done;                 // an item queued or completed (any stream)
   std::unordered_set<cudaStream_t> streams;     // created, not destroyed: valid handles
   std::vector<CUstream_st*> queues;             // every queue ever made (never freed)
   std::atomic<unsigned long long> next_id{3};   // 0: legacy default, 1: per-thread default
@@ -102,42 +102,70 @@ bool reached_locked(const stream_position& p) {
   return !p.stream || p.stream->completed >= p.count;
 }
 
+// The front item of s if it may start now (not taken, its waits reached).
+CUstream_st::item* ready_front_locked(CUstream_st* s) {
+  if (s->queue.empty()) return nullptr;
+  CUstream_st::item& it = s->queue.front();
+  if (it.taken) return nullptr;
+  for (const stream_position& p : it.after)
+    if (!reached_locked(p)) return nullptr;
+  return &it;
+}
+
+// Runs s's ready front item on this thread (the lock is released meanwhile) and completes it.
+void run_front_locked(registry& r, CUstream_st* s, CUstream_st::item& it,
+                      std::unique_lock<std::mutex>& lock) {
+  it.taken = true;
+  std::function<void()> run = std::move(it.run);
+  lock.unlock();
+  run();
+  run = nullptr;  // its captures (a launch's parameters) go before the item counts as done
+  note_device_progress();
+  lock.lock();
+  s->queue.pop_front();
+  ++s->completed;
+  r.done.notify_all();
+}
+
 void stream_main(registry& r, CUstream_st* s) {
   std::unique_lock<std::mutex> lock(r.mutex);
   for (;;) {
-    s->wake.wait(lock, [&] { return !s->queue.empty() || s->destroyed; });
-    if (s->queue.empty()) {  // destroyed and drained
+    CUstream_st::item* it = nullptr;
+    // Woken by new work or by completed work anywhere (a wait may be over).
+    r.done.wait(lock, [&] {
+      return (it = ready_front_locked(s)) != nullptr || (s->queue.empty() && s->destroyed);
+    });
+    if (!it) {  // destroyed and drained
       s->has_thread = false;
       return;
     }
-    CUstream_st::item& it = s->queue.front();
-    r.done.wait(lock, [&] {
-      for (const stream_position& p : it.after)
-        if (!reached_locked(p)) return false;
-      return true;
-    });
-    std::function<void()> run = std::move(it.run);
-    lock.unlock();
-    run();
-    run = nullptr;  // its captures (a launch's parameters) go before the item counts as done
-    note_device_progress();
-    lock.lock();
-    s->queue.pop_front();
-    ++s->completed;
-    r.done.notify_all();
+    run_front_locked(r, s, *it, lock);
   }
 }
 
 // Waits until every position is reached; the calling host thread counts as waiting.
+// A waiting host thread runs the work it waits for itself when that work has not started (no
+// thread switch for a launch followed by a synchronisation; the host would only block meanwhile).
 void wait_positions(const std::vector<stream_position>& ps) {
   registry& r = reg();
   host_wait_scope waiting;
   std::unique_lock<std::mutex> lock(r.mutex);
-  r.done.wait(lock, [&] {
-    for (const stream_position& p : ps)
-      if (!reached_locked(p)) return false;
-    return true;
-  });
+  for (;;) {
+    bool all = true;
+    CUstream_st::item* it = nullptr;
+    CUstream_st* from = nullptr;
+    for (const stream_position& p : ps) {
+      if (reached_locked(p)) continue;
+      all = false;
+      if (!it && (it = ready_front_locked(p.stream)) != nullptr) from = p.stream;
+    }
+    if (all) return;
+    if (it) {
+      run_front_locked(r, from, *it, lock);
+      continue;
+    }
+    r.done.wait(lock);
+  }
 }
 
 // Where every queue stands now (the positions of its last item).
@@ -242,7 +270,7 @@ stream_position enqueue(cudaStream_t handle, std::function<void()> work,
     s->has_thread = true;
     std::thread([&r, s] { stream_main(r, s); }).detach();
   } else {
-    s->wake.notify_one();
+    r.done.notify_all();
   }
   return at;
 }
@@ -305,9 +333,9 @@ void destroy_all_streams() {
   std::lock_guard lock(r.mutex);
   for (cudaStream_t s : r.streams) {
     s->destroyed = true;
-    s->wake.notify_all();
   }
   r.streams.clear();
+  r.done.notify_all();
 }
 
 }  // namespace cuemu::detail
@@ -340,7 +368,7 @@ extern "C" cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   std::lock_guard lock(r.mutex);
   if (r.streams.erase(stream) == 0) return record_error(cudaErrorInvalidResourceHandle);
   stream->destroyed = true;  // the record stays: other streams' waits may name it
-  stream->wake.notify_all();
+  r.done.notify_all();
   return cudaSuccess;
 }
 

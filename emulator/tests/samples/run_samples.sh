@@ -51,6 +51,10 @@ run simpleHyperQ             0_Introduction/simpleHyperQ               'Measured
 run reductionMultiBlockCG    2_Concepts_and_Techniques/reductionMultiBlockCG 'GPU result'  reductionMultiBlockCG.cu
 run simpleAWBarrier          0_Introduction/simpleAWBarrier            'Result = PASSED'   simpleAWBarrier.cu
 run globalToShmemAsyncCopy   3_CUDA_Features/globalToShmemAsyncCopy    'Result = PASS'     globalToShmemAsyncCopy.cu
+run conjugateGradientMultiBlockCG 4_CUDA_Libraries/conjugateGradientMultiBlockCG 'conjugateGradientMultiBlockCG PASSED' conjugateGradientMultiBlockCG.cu
+run asyncAPI                 0_Introduction/asyncAPI                   'while waiting for GPU to finish' asyncAPI.cu
+run simpleStreams            0_Introduction/simpleStreams              '4 streams:'        simpleStreams.cu
+run simpleCallback           0_Introduction/simpleCallback             '^Success'          simpleCallback.cu multithreading.cpp
 
 echo "passed $pass, failed $fail (logs in $logdir)"
 [ $fail -eq 0 ]

@@ -43,6 +43,9 @@ INSTANTIATE_TEST_SUITE_P(
     Programs, Streams,
     ::testing::Values(streams_case{"streams", ""}, streams_case{"streams", "--workers=1"},
                       streams_case{"streams", "--check=memcheck,synccheck"},
+                      streams_case{"per_thread_default", "--default-stream per-thread"},
+                      streams_case{"per_thread_default",
+                                   "--default-stream per-thread --workers=1"},
                       streams_case{"printf_order", ""},
                       streams_case{"printf_order", "--streams=sync"},
                       streams_case{"printf_order", "--check=racecheck"},
@@ -60,6 +63,15 @@ INSTANTIATE_TEST_SUITE_P(
         if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
       return n + o;
     });
+
+// The same program built with the legacy default stream: its two kernels run one after the other
+// and the first waits forever, as on an H200 (which had to be killed); here --timeout ends it.
+TEST(Streams, LegacyDefaultStreamSerialisesHostThreads) {
+  const cuemu_result r = run_cuemu("run --timeout=3 " + program("per_thread_default.cu"));
+  EXPECT_NE(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("cuemu: timeout in kernel handshake"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("both kernels finished"), std::string::npos) << r.out;
+}
 
 TEST(Streams, BadStreamsOptionIsAUsageError) {
   const cuemu_result r = run_cuemu("run --streams=fast " + program("printf_order.cu"));
