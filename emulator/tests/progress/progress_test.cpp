@@ -4,34 +4,16 @@
 // partial warp synchronisation, device clocks; and the livelock report where a GPU spins forever.
 #include <gtest/gtest.h>
 
-#include "run_cuemu.h"
+#include "recorded_programs.h"
 
-#include <cctype>
 #include <string>
 
 namespace {
 
-std::string program(const char* name) { return std::string(PROGRAMS_DIR) + "/" + name; }
-std::string expected(const char* name) {
-  return read_text_file(std::string(EXPECTED_DIR) + "/" + name + std::string(".txt"));
-}
-
-// The program's standard output only (clock_rate.cu prints its measurements on stderr).
-cuemu_result run_stdout(const std::string& options, const char* name) {
-  // run_cuemu appends "2>&1" to the command line: here to the `exit`, after stderr went away.
-  return run_cuemu("run " + options + " " + program((std::string(name) + ".cu").c_str()) +
-                   " 2>/dev/null; exit $?");
-}
-
-struct progress_case {
-  const char* name;
-  const char* options;  // options of `cuemu run`
-};
-
-class Progress : public ::testing::TestWithParam<progress_case> {};
+class Progress : public ::testing::TestWithParam<recorded_case> {};
 
 TEST_P(Progress, PrintsWhatTheGpuPrints) {
-  const progress_case& c = GetParam();
+  const recorded_case& c = GetParam();
   const cuemu_result r = run_stdout(c.options, c.name);
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(r.out, expected(c.name));
@@ -41,29 +23,22 @@ TEST_P(Progress, PrintsWhatTheGpuPrints) {
 // threads then), and under the checking modes a CI uses (a report would fail the run).
 INSTANTIATE_TEST_SUITE_P(
     Programs, Progress,
-    ::testing::Values(progress_case{"producer_consumer", ""},
-                      progress_case{"producer_consumer", "--workers=1"},
-                      progress_case{"producer_consumer", "--check=memcheck,synccheck"},
-                      progress_case{"spin_lock", ""}, progress_case{"spin_lock", "--workers=1"},
-                      progress_case{"spin_lock", "--check=racecheck,synccheck"},
-                      progress_case{"spin_lock", "--check=memcheck"},
-                      progress_case{"lookback_scan", ""},
-                      progress_case{"lookback_scan", "--workers=1"},
-                      progress_case{"lookback_scan", "--check=racecheck"},
-                      progress_case{"grid_sync", ""}, progress_case{"grid_sync", "--workers=1"},
-                      progress_case{"grid_sync", "--check=racecheck,synccheck"},
-                      progress_case{"grid_sync", "--check=memcheck"},
-                      progress_case{"activemask", ""},
-                      progress_case{"activemask", "--check=racecheck,synccheck"},
-                      progress_case{"clock_rate", ""}),
-    [](const ::testing::TestParamInfo<progress_case>& info) {
-      std::string n = info.param.name;
-      std::string o = info.param.options;
-      if (o.empty()) return n;
-      for (char& ch : o)
-        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-      return n + o;
-    });
+    ::testing::Values(recorded_case{"producer_consumer", ""},
+                      recorded_case{"producer_consumer", "--workers=1"},
+                      recorded_case{"producer_consumer", "--check=memcheck,synccheck"},
+                      recorded_case{"spin_lock", ""}, recorded_case{"spin_lock", "--workers=1"},
+                      recorded_case{"spin_lock", "--check=racecheck,synccheck"},
+                      recorded_case{"spin_lock", "--check=memcheck"},
+                      recorded_case{"lookback_scan", ""},
+                      recorded_case{"lookback_scan", "--workers=1"},
+                      recorded_case{"lookback_scan", "--check=racecheck"},
+                      recorded_case{"grid_sync", ""}, recorded_case{"grid_sync", "--workers=1"},
+                      recorded_case{"grid_sync", "--check=racecheck,synccheck"},
+                      recorded_case{"grid_sync", "--check=memcheck"},
+                      recorded_case{"activemask", ""},
+                      recorded_case{"activemask", "--check=racecheck,synccheck"},
+                      recorded_case{"clock_rate", ""}),
+    recorded_case_name);
 
 // A thread spinning on a flag nobody sets: a GPU spins forever; the emulator reports a livelock
 // naming the spinning thread and its line, within seconds, and the launch fails.

@@ -5,33 +5,16 @@
 // output among the host's lines.
 #include <gtest/gtest.h>
 
-#include "run_cuemu.h"
+#include "recorded_programs.h"
 
-#include <cctype>
 #include <string>
 
 namespace {
 
-std::string program(const char* name) { return std::string(PROGRAMS_DIR) + "/" + name; }
-std::string expected(const char* name) {
-  return read_text_file(std::string(EXPECTED_DIR) + "/" + name + std::string(".txt"));
-}
-
-cuemu_result run_stdout(const std::string& options, const char* name) {
-  // run_cuemu appends "2>&1" to the command line: here to the `exit`, after stderr went away.
-  return run_cuemu("run " + options + " " + program((std::string(name) + ".cu").c_str()) +
-                   " 2>/dev/null; exit $?");
-}
-
-struct streams_case {
-  const char* name;
-  const char* options;  // options of `cuemu run`
-};
-
-class Streams : public ::testing::TestWithParam<streams_case> {};
+class Streams : public ::testing::TestWithParam<recorded_case> {};
 
 TEST_P(Streams, PrintsWhatTheGpuPrints) {
-  const streams_case& c = GetParam();
+  const recorded_case& c = GetParam();
   const cuemu_result r = run_stdout(c.options, c.name);
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(r.out, expected(c.name));
@@ -41,28 +24,21 @@ TEST_P(Streams, PrintsWhatTheGpuPrints) {
 // runs only asynchronously (racecheck runs stream work at the call: one grid at a time).
 INSTANTIATE_TEST_SUITE_P(
     Programs, Streams,
-    ::testing::Values(streams_case{"streams", ""}, streams_case{"streams", "--workers=1"},
-                      streams_case{"streams", "--check=memcheck,synccheck"},
-                      streams_case{"per_thread_default", "--default-stream per-thread"},
-                      streams_case{"per_thread_default",
+    ::testing::Values(recorded_case{"streams", ""}, recorded_case{"streams", "--workers=1"},
+                      recorded_case{"streams", "--check=memcheck,synccheck"},
+                      recorded_case{"per_thread_default", "--default-stream per-thread"},
+                      recorded_case{"per_thread_default",
                                    "--default-stream per-thread --workers=1"},
-                      streams_case{"printf_order", ""},
-                      streams_case{"printf_order", "--streams=sync"},
-                      streams_case{"printf_order", "--check=racecheck"},
-                      streams_case{"printf_at_exit", ""},
-                      streams_case{"printf_at_exit", "--check=memcheck"},
-                      streams_case{"stream_bugs", ""}, streams_case{"stream_bugs", "--workers=1"},
-                      streams_case{"stream_bugs", "--streams=sync"},
-                      streams_case{"stream_bugs", "--check=racecheck,synccheck"},
-                      streams_case{"stream_bugs", "--check=memcheck"}),
-    [](const ::testing::TestParamInfo<streams_case>& info) {
-      std::string n = info.param.name;
-      std::string o = info.param.options;
-      if (o.empty()) return n;
-      for (char& ch : o)
-        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-      return n + o;
-    });
+                      recorded_case{"printf_order", ""},
+                      recorded_case{"printf_order", "--streams=sync"},
+                      recorded_case{"printf_order", "--check=racecheck"},
+                      recorded_case{"printf_at_exit", ""},
+                      recorded_case{"printf_at_exit", "--check=memcheck"},
+                      recorded_case{"stream_bugs", ""}, recorded_case{"stream_bugs", "--workers=1"},
+                      recorded_case{"stream_bugs", "--streams=sync"},
+                      recorded_case{"stream_bugs", "--check=racecheck,synccheck"},
+                      recorded_case{"stream_bugs", "--check=memcheck"}),
+    recorded_case_name);
 
 // The same program built with the legacy default stream: its two kernels run one after the other
 // and the first waits forever, as on an H200 (which had to be killed); here --timeout ends it.
