@@ -3,13 +3,12 @@
 //
 // Emulation notes (the differences a program can observe):
 //  - There is exactly one device, ordinal 0.
-//  - Launches, copies, memsets and host callbacks run to completion, in issue order, inside the
-//    call that enqueues them, whatever the stream. So every stream is always idle: cudaStreamQuery
-//    and cudaEventQuery return cudaSuccess, and the *Async calls behave like their synchronous
-//    forms (they still validate their stream argument).
+//  - Streams run their work asynchronously, each on a thread of its own (runtime/stream.cpp);
+//    with CUEMU_STREAMS=sync work runs inside the call that issues it.
 //  - __device__, __constant__ and __managed__ variables are ordinary host globals, so a "symbol"
 //    is the variable itself: cudaMemcpyToSymbol(sym, ...) copies into the host object `sym`.
-//  - Stream capture and graphs are not emulated (cudaStreamIsCapturing reports "not capturing").
+//  - A graph runs its nodes one after another in an order that respects its edges (a legal
+//    schedule of a GPU's); stream capture records work into graphs as CUDA does.
 #pragma once
 #ifndef __CUDA_RUNTIME_API_H__
 #define __CUDA_RUNTIME_API_H__
@@ -182,6 +181,231 @@ cudaError_t cudaMemAdvise(const void* devPtr, size_t count, enum cudaMemoryAdvis
 cudaError_t cudaProfilerStart(void);
 cudaError_t cudaProfilerStop(void);
 
+
+/* --- stream capture and attributes (runtime/capture.cpp, runtime/stream.cpp) --- */
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
+                                          const cudaGraphNode_t* dependencies,
+                                          const cudaGraphEdgeData* dependencyData,
+                                          size_t numDependencies, enum cudaStreamCaptureMode mode);
+cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode* mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph);
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
+                                     enum cudaStreamCaptureStatus* captureStatus_out,
+                                     unsigned long long* id_out __CUEMU_DV(0),
+                                     cudaGraph_t* graph_out __CUEMU_DV(0),
+                                     const cudaGraphNode_t** dependencies_out __CUEMU_DV(0),
+                                     const cudaGraphEdgeData** edgeData_out __CUEMU_DV(0),
+                                     size_t* numDependencies_out __CUEMU_DV(0));
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
+                                                cudaGraphNode_t* dependencies,
+                                                const cudaGraphEdgeData* dependencyData,
+                                                size_t numDependencies,
+                                                unsigned int flags __CUEMU_DV(0));
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                   cudaStreamAttrValue* value);
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                   const cudaStreamAttrValue* param);
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
+
+/* --- graphs (runtime/graph.cpp, runtime/graph_exec.cpp) --- */
+cudaError_t cudaGraphCreate(cudaGraph_t* pGraph, unsigned int flags);
+cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+cudaError_t cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t originalGraph);
+cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t* pNode, cudaGraphNode_t originalNode,
+                                     cudaGraph_t clonedGraph);
+cudaError_t cudaGraphAddNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                             const cudaGraphNode_t* pDependencies,
+                             const cudaGraphEdgeData* dependencyData, size_t numDependencies,
+                             struct cudaGraphNodeParams* nodeParams);
+cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodeParams* nodeParams);
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                   const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                   const struct cudaKernelNodeParams* pNodeParams);
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
+                                         struct cudaKernelNodeParams* pNodeParams);
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
+                                         const struct cudaKernelNodeParams* pNodeParams);
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                   const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                   const struct cudaMemcpy3DParms* pCopyParams);
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t* pDependencies,
+                                     size_t numDependencies, void* dst, const void* src,
+                                     size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                           const cudaGraphNode_t* pDependencies,
+                                           size_t numDependencies, const void* symbol,
+                                           const void* src, size_t count, size_t offset,
+                                           enum cudaMemcpyKind kind);
+cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                             const cudaGraphNode_t* pDependencies,
+                                             size_t numDependencies, void* dst,
+                                             const void* symbol, size_t count, size_t offset,
+                                             enum cudaMemcpyKind kind);
+cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node,
+                                         struct cudaMemcpy3DParms* pNodeParams);
+cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node,
+                                         const struct cudaMemcpy3DParms* pNodeParams);
+cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void* dst, const void* src,
+                                           size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const void* symbol,
+                                                 const void* src, size_t count, size_t offset,
+                                                 enum cudaMemcpyKind kind);
+cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void* dst,
+                                                   const void* symbol, size_t count, size_t offset,
+                                                   enum cudaMemcpyKind kind);
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                   const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                   const struct cudaMemsetParams* pMemsetParams);
+cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node,
+                                         struct cudaMemsetParams* pNodeParams);
+cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node,
+                                         const struct cudaMemsetParams* pNodeParams);
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                 const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                 const struct cudaHostNodeParams* pNodeParams);
+cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNodeParams* pNodeParams);
+cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node,
+                                       const struct cudaHostNodeParams* pNodeParams);
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                       const cudaGraphNode_t* pDependencies,
+                                       size_t numDependencies, cudaGraph_t childGraph);
+cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t* pGraph);
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                  const cudaGraphNode_t* pDependencies, size_t numDependencies);
+cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                        const cudaGraphNode_t* pDependencies,
+                                        size_t numDependencies, cudaEvent_t event);
+cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t* event_out);
+cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event);
+cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                      const cudaGraphNode_t* pDependencies,
+                                      size_t numDependencies, cudaEvent_t event);
+cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t* event_out);
+cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event);
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t* pDependencies,
+                                     size_t numDependencies,
+                                     struct cudaMemAllocNodeParams* nodeParams);
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
+                                           struct cudaMemAllocNodeParams* params_out);
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                    const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                    void* dptr);
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void* dptr_out);
+cudaError_t cudaDeviceGraphMemTrim(int device);
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
+                                           void* value);
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
+                                           void* value);
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle* pHandle_out,
+                                             cudaGraph_t graph,
+                                             unsigned int defaultLaunchValue __CUEMU_DV(0),
+                                             unsigned int flags __CUEMU_DV(0));
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType* pType);
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* numNodes);
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t* pRootNodes,
+                                  size_t* pNumRootNodes);
+cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t* from, cudaGraphNode_t* to,
+                              cudaGraphEdgeData* edgeData,
+                              size_t* numEdges);
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t* pDependencies,
+                                         cudaGraphEdgeData* edgeData,
+                                         size_t* pNumDependencies);
+cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node,
+                                           cudaGraphNode_t* pDependentNodes,
+                                           cudaGraphEdgeData* edgeData,
+                                           size_t* pNumDependentNodes);
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
+                                     const cudaGraphNode_t* to,
+                                     const cudaGraphEdgeData* edgeData,
+                                     size_t numDependencies);
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
+                                        const cudaGraphNode_t* to,
+                                        const cudaGraphEdgeData* edgeData,
+                                        size_t numDependencies);
+cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node);
+cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char* path, unsigned int flags);
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
+                                 unsigned long long flags __CUEMU_DV(0));
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
+                                          unsigned long long flags __CUEMU_DV(0));
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
+                                           cudaGraphInstantiateParams* instantiateParams);
+cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long* flags);
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                             const struct cudaKernelNodeParams* pNodeParams);
+cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                             const struct cudaMemcpy3DParms* pNodeParams);
+cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                               void* dst, const void* src, size_t count,
+                                               enum cudaMemcpyKind kind);
+cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t hGraphExec,
+                                                     cudaGraphNode_t node, const void* symbol,
+                                                     const void* src, size_t count, size_t offset,
+                                                     enum cudaMemcpyKind kind);
+cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hGraphExec,
+                                                       cudaGraphNode_t node, void* dst,
+                                                       const void* symbol, size_t count,
+                                                       size_t offset, enum cudaMemcpyKind kind);
+cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                             const struct cudaMemsetParams* pNodeParams);
+cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                           const struct cudaHostNodeParams* pNodeParams);
+cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec,
+                                                 cudaGraphNode_t node, cudaGraph_t childGraph);
+cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec,
+                                                 cudaGraphNode_t hNode, cudaEvent_t event);
+cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec,
+                                               cudaGraphNode_t hNode, cudaEvent_t event);
+cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_t node,
+                                       struct cudaGraphNodeParams* nodeParams);
+cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
+                                    unsigned int isEnabled);
+cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
+                                    unsigned int* isEnabled);
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                cudaGraphExecUpdateResultInfo* resultInfo);
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
+cudaError_t cudaUserObjectCreate(cudaUserObject_t* object_out, void* ptr, cudaHostFn_t destroy,
+                                 unsigned int initialRefcount, unsigned int flags);
+cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count __CUEMU_DV(1));
+cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count __CUEMU_DV(1));
+cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t object,
+                                      unsigned int count __CUEMU_DV(1),
+                                      unsigned int flags __CUEMU_DV(0));
+cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObject_t object,
+                                       unsigned int count __CUEMU_DV(1));
+
+/* --- stream-ordered allocation and memory pools (runtime/memory_pool.cpp) --- */
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* memPool, int device);
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t* memPool, int device);
+cudaError_t cudaMemPoolCreate(cudaMemPool_t* memPool, const struct cudaMemPoolProps* poolProps);
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool);
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void* value);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void* value);
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc* descList,
+                                 size_t count);
+cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags* flags, cudaMemPool_t memPool,
+                                 struct cudaMemLocation* location);
+cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemPool_t memPool,
+                                    cudaStream_t stream);
+
+/* --- 3D copies and memsets (runtime/memory.cpp) --- */
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms* p);
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms* p, cudaStream_t stream __CUEMU_DV(0));
+cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms* p);
+cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms* p,
+                                  cudaStream_t stream __CUEMU_DV(0));
+cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent);
+cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
+                              struct cudaExtent extent, cudaStream_t stream __CUEMU_DV(0));
+
 #if defined(__cplusplus)
 } /* extern "C" */
 #endif
@@ -287,6 +511,100 @@ inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, T* devPtr, size
 template <class T>
 inline cudaError_t cudaFuncSetCacheConfig(T* func, cudaFuncCache cacheConfig) {
   return ::cudaFuncSetCacheConfig(reinterpret_cast<const void*>(func), cacheConfig);
+}
+template <class T>
+inline cudaError_t cudaMallocFromPoolAsync(T** ptr, size_t size, cudaMemPool_t memPool,
+                                           cudaStream_t stream) {
+  return ::cudaMallocFromPoolAsync(reinterpret_cast<void**>(ptr), size, memPool, stream);
+}
+template <class T>
+inline cudaError_t cudaMallocAsync(T** ptr, size_t size, cudaMemPool_t memPool,
+                                   cudaStream_t stream) {
+  return ::cudaMallocFromPoolAsync(reinterpret_cast<void**>(ptr), size, memPool, stream);
+}
+template <class T>
+inline cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                                  const cudaGraphNode_t* pDependencies,
+                                                  size_t numDependencies, const T& symbol,
+                                                  const void* src, size_t count, size_t offset,
+                                                  cudaMemcpyKind kind) {
+  return ::cudaGraphAddMemcpyNodeToSymbol(pGraphNode, graph, pDependencies, numDependencies,
+                                          static_cast<const void*>(&symbol), src, count, offset,
+                                          kind);
+}
+template <class T>
+inline cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t* pGraphNode,
+                                                    cudaGraph_t graph,
+                                                    const cudaGraphNode_t* pDependencies,
+                                                    size_t numDependencies, void* dst,
+                                                    const T& symbol, size_t count, size_t offset,
+                                                    cudaMemcpyKind kind) {
+  return ::cudaGraphAddMemcpyNodeFromSymbol(pGraphNode, graph, pDependencies, numDependencies,
+                                            dst, static_cast<const void*>(&symbol), count,
+                                            offset, kind);
+}
+template <class T>
+inline cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const T& symbol,
+                                                        const void* src, size_t count,
+                                                        size_t offset, cudaMemcpyKind kind) {
+  return ::cudaGraphMemcpyNodeSetParamsToSymbol(node, static_cast<const void*>(&symbol), src,
+                                                count, offset, kind);
+}
+template <class T>
+inline cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void* dst,
+                                                          const T& symbol, size_t count,
+                                                          size_t offset, cudaMemcpyKind kind) {
+  return ::cudaGraphMemcpyNodeSetParamsFromSymbol(node, dst, static_cast<const void*>(&symbol),
+                                                  count, offset, kind);
+}
+template <class T>
+inline cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t exec,
+                                                            cudaGraphNode_t node, const T& symbol,
+                                                            const void* src, size_t count,
+                                                            size_t offset, cudaMemcpyKind kind) {
+  return ::cudaGraphExecMemcpyNodeSetParamsToSymbol(exec, node, static_cast<const void*>(&symbol),
+                                                    src, count, offset, kind);
+}
+template <class T>
+inline cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t exec,
+                                                              cudaGraphNode_t node, void* dst,
+                                                              const T& symbol, size_t count,
+                                                              size_t offset, cudaMemcpyKind kind) {
+  return ::cudaGraphExecMemcpyNodeSetParamsFromSymbol(
+      exec, node, dst, static_cast<const void*>(&symbol), count, offset, kind);
+}
+// CUDA 11's form of cudaGraphExecUpdate, kept in CUDA 13's cuda_runtime.h.
+inline cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                       cudaGraphNode_t* hErrorNode_out,
+                                       cudaGraphExecUpdateResult* updateResult_out) {
+  cudaGraphExecUpdateResultInfo info{};
+  const cudaError_t status = ::cudaGraphExecUpdate(hGraphExec, hGraph, &info);
+  if (hErrorNode_out) *hErrorNode_out = info.errorNode;
+  if (updateResult_out) *updateResult_out = info.result;
+  return status;
+}
+// A user object owning a C++ object (deleted with the last reference).
+template <class T>
+inline cudaError_t cudaUserObjectCreate(cudaUserObject_t* object_out, T* objectToWrap,
+                                        unsigned int initialRefcount, unsigned int flags) {
+  return ::cudaUserObjectCreate(
+      object_out, objectToWrap, [](void* p) { delete static_cast<T*>(p); }, initialRefcount,
+      flags);
+}
+template <class T>
+inline cudaError_t cudaUserObjectCreate(cudaUserObject_t* object_out, T* objectToWrap,
+                                        unsigned int initialRefcount, cudaUserObjectFlags flags) {
+  return cudaUserObjectCreate(object_out, objectToWrap, initialRefcount,
+                              static_cast<unsigned int>(flags));
+}
+// CUDA 11's form, still in CUDA 13's cuda_runtime.h.
+inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
+                                        cudaGraphNode_t* pErrorNode, char* pLogBuffer,
+                                        size_t bufferSize) {
+  (void)pLogBuffer;
+  (void)bufferSize;
+  if (pErrorNode) *pErrorNode = nullptr;
+  return ::cudaGraphInstantiate(pGraphExec, graph, 0);
 }
 inline cudaError_t cudaEventCreate(cudaEvent_t* event, unsigned int flags) {
   return ::cudaEventCreateWithFlags(event, flags);

@@ -161,6 +161,7 @@ template <auto F, class... A>
 struct registered_kernel {
   void (*launch_with_args)(const void* fn, void** args) = nullptr;  // calls the stub
   const char* name = nullptr;
+  std::size_t param_count = 0;  // args may be null when it is 0
 };
 void register_kernel(const void* fn, const registered_kernel& k);
 const registered_kernel* find_registered_kernel(const void* fn);
@@ -179,6 +180,7 @@ struct kernel_registrar {
                           std::index_sequence_for<P...>{});
     };
     k.name = name;
+    k.param_count = sizeof...(P);
     register_kernel(reinterpret_cast<const void*>(fn), k);
   }
 };

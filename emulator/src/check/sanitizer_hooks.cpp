@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "check/report.h"
@@ -118,6 +119,7 @@ extern "C" void __asan_on_error() {
   std::size_t region_size = 0;
   if (heap) __asan_locate_address(addr, name, sizeof name, &region, &region_size);
   const auto a = reinterpret_cast<std::uintptr_t>(addr);
+  std::optional<allocation> al_graph;
   const auto base = reinterpret_cast<std::uintptr_t>(region);
   char what[160];
   std::snprintf(what, sizeof what, "  %s of %zu bytes at %p", write ? "write" : "read", size, addr);
@@ -155,6 +157,15 @@ extern "C" void __asan_on_error() {
     } else {
       d += ", " + std::to_string(base - a) + " bytes before the start of " + object + "\n";
     }
+  } else if (desc == "use-after-poison" && (al_graph = lookup_allocation(addr)) &&
+             is_graph_memory(reinterpret_cast<const void*>(al_graph->base))) {
+    // The runtime poisons a graph allocation while it is not live (runtime/memory.cpp).
+    r.fault_class = "use after free";
+    d += ", " + std::to_string(a - al_graph->base) + " bytes into a " +
+         std::to_string(al_graph->size) +
+         "-byte graph allocation (a graph's allocation node, or cudaMallocAsync in a stream "
+         "capture), used while not allocated: before the graph launch reached its allocation "
+         "node or after its free\n";
   } else if (desc == "global-buffer-overflow") {
     r.fault_class = "out-of-bounds access";
     d += " outside a global variable (a __device__ or __constant__ variable, or a host global)\n";

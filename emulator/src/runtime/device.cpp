@@ -11,6 +11,7 @@
 #include <cuda_profiler_api.h>
 #include <cuda_runtime_api.h>
 
+#include "runtime/graph.h"
 #include "runtime/runtime.h"
 
 namespace cuemu::detail {
@@ -511,6 +512,7 @@ extern "C" cudaError_t cudaRuntimeGetVersion(int* runtimeVersion) {
 
 // Waits for the work of every stream; the result is the sticky error of a fault, if any.
 extern "C" cudaError_t cudaDeviceSynchronize(void) {
+  if (cudaError_t c = capture_forbids_unsafe_call(); c != cudaSuccess) return record_error(c);
   synchronize_device();
   flush_device_output();
   return sticky_or_success();

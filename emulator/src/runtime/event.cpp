@@ -9,6 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "runtime/graph.h"
 #include "runtime/runtime.h"
 
 struct CUevent_st {
@@ -97,6 +98,9 @@ extern "C" cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t 
   if (!valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
   if (flags & ~static_cast<unsigned int>(cudaEventRecordExternal))
     return record_error(cudaErrorInvalidValue);
+  if (!valid_event(event)) return record_error(cudaErrorInvalidResourceHandle);
+  if (cudaError_t x = capture_forbids_legacy(stream); x != cudaSuccess) return record_error(x);
+  if (cudaError_t c; capture_event_record(event, stream, flags, c)) return record_error(c);
   registry& r = reg();
   unsigned long long generation;
   {

@@ -11,6 +11,7 @@
 
 #include "exec/block.h"
 #include "exec/grid.h"
+#include "runtime/graph.h"
 #include "runtime/runtime.h"
 
 namespace cuemu::detail {
@@ -25,6 +26,8 @@ struct call_configuration {
 };
 thread_local std::vector<call_configuration> t_configurations;
 thread_local cudaError_t t_last_launch = cudaSuccess;
+// make_kernel_launch: the launch the stub makes goes here instead of running.
+thread_local std::shared_ptr<const kernel_launch>* t_launch_sink = nullptr;
 
 constexpr int kDefaultDynamicShared = 48 * 1024;
 
@@ -113,6 +116,34 @@ cudaError_t launch(const kernel_entry& e) {
       return t_last_launch = record_error(cudaErrorCooperativeLaunchTooLarge);
   }
 
+  if (!t_launch_sink)
+    if (cudaError_t x = capture_forbids_legacy(c.stream); x != cudaSuccess)
+      return t_last_launch = record_error(x);
+  if (t_launch_sink || capturing(c.stream)) {
+    // Kept by a graph node: its own copy of the parameters, run at each graph launch.
+    auto k = std::make_shared<kernel_launch>();
+    k->entry = e;
+    k->entry.params = e.copy_params(e.params);
+    k->grid = c.grid;
+    k->block = c.block;
+    k->shared_mem = c.shared_mem;
+    k->max_dynamic_shared = max_dynamic_shared;
+    k->cooperative = c.cooperative;
+    k->site = c.where;
+    if (t_launch_sink) {
+      *t_launch_sink = std::move(k);
+      return t_last_launch = cudaSuccess;
+    }
+    node_body b;
+    b.type = cudaGraphNodeTypeKernel;
+    b.kernel_params.func = const_cast<void*>(e.fn);
+    b.kernel_params.gridDim = c.grid;
+    b.kernel_params.blockDim = c.block;
+    b.kernel_params.sharedMemBytes = static_cast<unsigned>(c.shared_mem);
+    b.kernel = std::move(k);
+    return t_last_launch = record_error(capture_node(c.stream, std::move(b)));
+  }
+
   auto L = std::make_shared<launch_state>();
   L->entry = e;
   L->cooperative = c.cooperative;
@@ -138,6 +169,49 @@ cudaError_t launch(const kernel_entry& e) {
   }
   // A fault is reported and sticky; like an asynchronous GPU launch, the launch itself succeeded.
   return t_last_launch = cudaSuccess;
+}
+
+kernel_launch::~kernel_launch() {
+  if (entry.params && entry.free_params) entry.free_params(const_cast<void*>(entry.params));
+}
+
+cudaError_t make_kernel_launch(const void* fn, dim3 grid, dim3 block, void** args,
+                               std::size_t shared_mem, std::shared_ptr<const kernel_launch>& out) {
+  if (!fn) return cudaErrorInvalidDeviceFunction;
+  const registered_kernel* k = find_registered_kernel(fn);
+  if (!k) {
+    std::fprintf(stderr,
+                 "cuemu: a graph kernel node names %p, which is not a known __global__ function "
+                 "(a template instance must be launched once with <<<>>>, passed without a cast, "
+                 "or explicitly instantiated)\n",
+                 fn);
+    return cudaErrorInvalidDeviceFunction;
+  }
+  if (!args && k->param_count != 0) return cudaErrorInvalidValue;
+  push_call_configuration(grid, block, shared_mem, nullptr, "<graph kernel node>", 0);
+  std::shared_ptr<const kernel_launch> made;
+  t_launch_sink = &made;
+  t_last_launch = cudaSuccess;
+  k->launch_with_args(fn, args);
+  t_launch_sink = nullptr;
+  if (t_last_launch != cudaSuccess) return t_last_launch;
+  if (!made) return cudaErrorInvalidValue;
+  out = std::move(made);
+  return cudaSuccess;
+}
+
+void run_kernel_launch(const kernel_launch& k) {
+  launch_state L;
+  L.entry = k.entry;
+  L.cooperative = k.cooperative;
+  if (k.cooperative) L.grid_sync = std::make_unique<launch_state::grid_barrier>();
+  L.max_dynamic_shared = k.max_dynamic_shared;
+  L.kernel_name = kernel_display_name(k.entry.name, k.entry.signature);
+  L.grid = k.grid;
+  L.block = k.block;
+  L.dynamic_shared = k.shared_mem;
+  L.site = k.site;
+  run_grid(L);
 }
 
 void register_kernel(const void* fn, const registered_kernel& k) {
@@ -182,6 +256,11 @@ cudaError_t launch_registered(const void* fn, dim3 grid, dim3 block, void** args
                  "explicitly instantiated)\n",
                  file, line, fn);
     return record_error(cudaErrorInvalidDeviceFunction);
+  }
+  if (!args && k->param_count != 0) {
+    std::fprintf(stderr, "cuemu: %s:%d: cudaLaunchKernel: %s takes %zu parameter(s) and args is null\n",
+                 file, line, k->name ? k->name : "the kernel", k->param_count);
+    return record_error(cudaErrorInvalidValue);
   }
   push_call_configuration(grid, block, shared_mem, stream, file, line);
   if (cooperative) make_configuration_cooperative();

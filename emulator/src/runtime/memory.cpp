@@ -9,6 +9,7 @@
 // copy from pageable host memory reads its source at the call (staged), one to pageable host
 // memory returns when done; cudaMemset is asynchronous unless it writes pinned host memory.
 // cudaFree and its kin wait for the device first, as CUDA's do.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -20,8 +21,15 @@
 #include <shared_mutex>
 #include <vector>
 
+#ifdef CUEMU_MEMCHECK
+#include <sanitizer/asan_interface.h>
+#endif
+
 #include <cuda_runtime_api.h>
 
+#include <driver_functions.h>
+
+#include "runtime/graph.h"
 #include "runtime/runtime.h"
 
 namespace cuemu::detail {
@@ -31,6 +39,14 @@ constexpr std::size_t k_alignment = 256;
 constexpr std::size_t k_pitch_alignment = 512;
 constexpr std::size_t k_max_freed_records = 1u << 16;
 constexpr std::size_t k_unknown_size = std::numeric_limits<std::size_t>::max();
+// allocation::flags of memory reserved by a graph's allocation node.
+constexpr unsigned int k_graph_memory = 0x80000000u;
+// A graph allocation the program may name in API calls: the graph launches issued so far leave
+// it allocated (set at the call, not when the stream reaches the work, as CUDA maps it).
+constexpr unsigned int k_graph_mapped = 0x40000000u;
+// Set while a call builds a graph node (capture, or the graph API): its memory need not be
+// allocated yet.
+thread_local bool t_for_graph = false;
 
 struct table {
   std::shared_mutex mutex;
@@ -38,6 +54,7 @@ struct table {
   std::map<std::uintptr_t, allocation*> by_base;   // live and recently freed records
   std::deque<std::uintptr_t> freed_bases;          // oldest first, to bound the freed records
   std::size_t device_bytes = 0;                    // live device + managed bytes
+  graph_memory_counts graph;                       // graph allocations
 };
 
 table& the_table() {
@@ -138,6 +155,11 @@ cudaError_t release(void* p, bool accept_device, bool accept_pinned) {
                     (a->kind == memory_kind::host_pinned && accept_pinned);
     if (!ok) return cudaErrorInvalidValue;
     mark_freed_locked(t, a);
+    if (a->flags & k_graph_memory) {  // its graph keeps the memory
+      a->flags &= ~k_graph_mapped;
+      t.graph.live -= a->size;
+      return cudaSuccess;
+    }
   }
   std::free(p);
   return cudaSuccess;
@@ -147,7 +169,12 @@ cudaError_t release(void* p, bool accept_device, bool accept_pinned) {
 // access (device, managed, pinned or registered host memory, a known symbol).
 cudaError_t check_device_range(const void* p, std::size_t n) {
   const std::optional<allocation> a = lookup_allocation(p);
-  if (!a || a->freed) return cudaErrorInvalidValue;
+  // A graph's memory keeps its address between launches: a capture or a node names it while
+  // it is not live.
+  if (!a) return cudaErrorInvalidValue;
+  if (a->freed &&
+      !((a->flags & k_graph_memory) && (t_for_graph || (a->flags & k_graph_mapped))))
+    return cudaErrorInvalidValue;
   if (a->size == 0) return cudaSuccess;  // a symbol of unknown extent
   const std::uintptr_t off = reinterpret_cast<std::uintptr_t>(p) - a->base;
   if (n > a->size - off) return cudaErrorInvalidValue;
@@ -166,7 +193,8 @@ cudaError_t check_host_range(const void* p, std::size_t) {
 // for bounds, anything else is host memory.
 cudaError_t check_any_range(const void* p, std::size_t n) {
   const std::optional<allocation> a = lookup_allocation(p);
-  if (a && !a->freed && is_device_kind(a->kind)) return check_device_range(p, n);
+  if (a && (!a->freed || (a->flags & k_graph_memory)) && is_device_kind(a->kind))
+    return check_device_range(p, n);  // graph memory: refused there when not allocated
   return cudaSuccess;
 }
 
@@ -203,47 +231,87 @@ bool is_pageable(const void* p) {
   return !a || a->freed;
 }
 
-using copy_fn = std::function<void(void* dst, const void* src)>;
+// The first byte a side of a 3D copy touches, and how many bytes its rows span from there.
+char* first_byte(const cudaPitchedPtr& p, const cudaPos& pos) {
+  return static_cast<char*>(p.ptr) + pos.z * p.pitch * p.ysize + pos.y * p.pitch + pos.x;
+}
+std::size_t span_bytes(const cudaPitchedPtr& p, const cudaExtent& e) {
+  if (e.width == 0 || e.height == 0 || e.depth == 0) return 0;
+  return (e.depth - 1) * p.pitch * p.ysize + (e.height - 1) * p.pitch + e.width;
+}
 
-// Runs a validated copy of the span [src, src + sspan) to [dst, dst + dspan) on `stream` with
-// CUDA's host synchronisation rules. blocking: cudaMemcpy and its kin (the default stream, and
-// the host waits; buffered device printf output is written out).
-void submit_copy(cudaStream_t stream, bool blocking, void* dst, const void* src,
-                 std::size_t sspan, copy_fn copy) {
-  if (streams_synchronous()) {
-    copy(dst, src);
-    if (blocking) flush_device_output();
-    return;
+// A copy of `count` bytes as a 3D copy of one row.
+cudaMemcpy3DParms linear_copy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind) {
+  cudaMemcpy3DParms p{};
+  p.srcPtr = make_cudaPitchedPtr(const_cast<void*>(src), count, count, 1);
+  p.dstPtr = make_cudaPitchedPtr(dst, count, count, 1);
+  p.extent = make_cudaExtent(count, 1, 1);
+  p.kind = kind;
+  return p;
+}
+
+// Runs a validated copy on `stream` with CUDA's host synchronisation rules. blocking: cudaMemcpy
+// and its kin (the default stream, and the host waits; buffered device printf output is written
+// out). A capturing stream records it as a memcpy node instead.
+cudaError_t submit_copy(cudaStream_t stream, bool blocking, cudaMemcpy3DParms p) {
+  if (cudaError_t x = capture_forbids_legacy(stream); x != cudaSuccess) return x;
+  if (capturing(stream)) {
+    if (blocking) return capture_forbids_sync(stream);
+    node_body b;
+    b.type = cudaGraphNodeTypeMemcpy;
+    b.copy = p;
+    return capture_node(stream, std::move(b));
   }
-  if (blocking || is_pageable(dst)) {
-    wait_for(enqueue(stream, [copy = std::move(copy), dst, src] { copy(dst, src); }));
+  if (streams_synchronous()) {
+    copy_3d_now(p);
     if (blocking) flush_device_output();
-    return;
+    return cudaSuccess;
+  }
+  char* dst = first_byte(p.dstPtr, p.dstPos);
+  const char* src = first_byte(p.srcPtr, p.srcPos);
+  if (blocking || is_pageable(dst)) {
+    wait_for(enqueue(stream, [p] { copy_3d_now(p); }));
+    if (blocking) flush_device_output();
+    return cudaSuccess;
   }
   if (is_pageable(src)) {  // staged: the host may reuse its buffer once the call returns
-    auto staged = std::make_shared<std::vector<char>>(static_cast<const char*>(src),
-                                                      static_cast<const char*>(src) + sspan);
-    enqueue(stream, [copy = std::move(copy), dst, staged] { copy(dst, staged->data()); });
-    return;
+    auto staged = std::make_shared<std::vector<char>>(src, src + span_bytes(p.srcPtr, p.extent));
+    cudaMemcpy3DParms q = p;
+    q.srcPtr.ptr = staged->data();
+    q.srcPos = {};
+    enqueue(stream, [q, staged] { copy_3d_now(q); });
+    return cudaSuccess;
   }
-  enqueue(stream, [copy = std::move(copy), dst, src] { copy(dst, src); });
+  enqueue(stream, [p] { copy_3d_now(p); });
+  return cudaSuccess;
 }
 
 cudaError_t memcpy_impl(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind,
                         cudaStream_t stream, bool blocking) {
+  const graph_node_scope for_graph(capturing(stream));
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
     return cudaErrorInvalidMemcpyDirection;
   if (count == 0) return cudaSuccess;
   if (!dst || !src) return cudaErrorInvalidValue;
   if (cudaError_t e = check_copy(dst, count, src, count, kind); e != cudaSuccess) return e;
-  submit_copy(stream, blocking, dst, src, count,
-              [count](void* d, const void* s) { std::memmove(d, s, count); });
-  return cudaSuccess;
+  return submit_copy(stream, blocking, linear_copy(dst, src, count, kind));
+}
+
+cudaMemcpy3DParms pitched_copy(void* dst, std::size_t dpitch, const void* src,
+                               std::size_t spitch, std::size_t width, std::size_t height,
+                               cudaMemcpyKind kind) {
+  cudaMemcpy3DParms p{};
+  p.srcPtr = make_cudaPitchedPtr(const_cast<void*>(src), spitch, width, height);
+  p.dstPtr = make_cudaPitchedPtr(dst, dpitch, width, height);
+  p.extent = make_cudaExtent(width, height, 1);
+  p.kind = kind;
+  return p;
 }
 
 cudaError_t memcpy2d_impl(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
                           std::size_t width, std::size_t height, cudaMemcpyKind kind,
                           cudaStream_t stream, bool blocking) {
+  const graph_node_scope for_graph(capturing(stream));
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
     return cudaErrorInvalidMemcpyDirection;
   if (width == 0 || height == 0) return cudaSuccess;
@@ -252,46 +320,79 @@ cudaError_t memcpy2d_impl(void* dst, std::size_t dpitch, const void* src, std::s
   const std::size_t dspan = dpitch * (height - 1) + width;
   const std::size_t sspan = spitch * (height - 1) + width;
   if (cudaError_t e = check_copy(dst, dspan, src, sspan, kind); e != cudaSuccess) return e;
-  submit_copy(stream, blocking, dst, src, sspan, [=](void* d, const void* s) {
-    for (std::size_t r = 0; r < height; ++r)
-      std::memmove(static_cast<char*>(d) + r * dpitch, static_cast<const char*>(s) + r * spitch,
-                   width);
-  });
+  return submit_copy(stream, blocking, pitched_copy(dst, dpitch, src, spitch, width, height, kind));
+}
+
+// A validated memset: asynchronous, except into pinned host memory. A capturing stream records
+// it as a memset node.
+cudaError_t submit_memset(cudaStream_t stream, const cudaMemsetParams& p) {
+  if (cudaError_t x = capture_forbids_legacy(stream); x != cudaSuccess) return x;
+  if (capturing(stream)) {
+    node_body b;
+    b.type = cudaGraphNodeTypeMemset;
+    b.set = p;
+    return capture_node(stream, std::move(b));
+  }
+  if (streams_synchronous()) {
+    memset_2d_now(p);
+    return cudaSuccess;
+  }
+  const std::optional<allocation> a = lookup_allocation(p.dst);
+  const bool host = a && (a->kind == memory_kind::host_pinned ||
+                          a->kind == memory_kind::host_registered);
+  const stream_position at = enqueue(stream, [p] { memset_2d_now(p); });
+  if (host) wait_for(at);
   return cudaSuccess;
 }
 
-// A validated memset: asynchronous, except into pinned host memory.
-void submit_memset(cudaStream_t stream, void* dst, std::function<void()> set) {
-  if (streams_synchronous()) {
-    set();
-    return;
-  }
-  const std::optional<allocation> a = lookup_allocation(dst);
-  const bool host = a && (a->kind == memory_kind::host_pinned ||
-                          a->kind == memory_kind::host_registered);
-  const stream_position at = enqueue(stream, std::move(set));
-  if (host) wait_for(at);
+cudaMemsetParams byte_memset(void* dst, std::size_t pitch, int value, std::size_t width,
+                             std::size_t height) {
+  cudaMemsetParams p{};
+  p.dst = dst;
+  p.pitch = pitch;
+  p.value = static_cast<unsigned char>(value);
+  p.elementSize = 1;
+  p.width = width;
+  p.height = height;
+  return p;
 }
 
 cudaError_t memset_impl(void* dst, int value, std::size_t count, cudaStream_t stream) {
+  const graph_node_scope for_graph(capturing(stream));
   if (count == 0) return cudaSuccess;
   if (!dst) return cudaErrorInvalidValue;
   if (cudaError_t e = check_device_range(dst, count); e != cudaSuccess) return e;
-  submit_memset(stream, dst, [=] { std::memset(dst, value, count); });
-  return cudaSuccess;
+  return submit_memset(stream, byte_memset(dst, count, value, count, 1));
 }
 
 cudaError_t memset2d_impl(void* dst, std::size_t pitch, int value, std::size_t width,
                           std::size_t height, cudaStream_t stream) {
+  const graph_node_scope for_graph(capturing(stream));
   if (width == 0 || height == 0) return cudaSuccess;
   if (!dst) return cudaErrorInvalidValue;
   if (width > pitch && height > 1) return cudaErrorInvalidPitchValue;
   if (cudaError_t e = check_device_range(dst, pitch * (height - 1) + width); e != cudaSuccess)
     return e;
-  submit_memset(stream, dst, [=] {
-    for (std::size_t r = 0; r < height; ++r)
-      std::memset(static_cast<char*>(dst) + r * pitch, value, width);
-  });
+  return submit_memset(stream, byte_memset(dst, pitch, value, width, height));
+}
+
+// cudaMemset3D: `extent.depth` slices of `extent.height` rows of `extent.width` bytes.
+cudaError_t memset3d_impl(cudaPitchedPtr p, int value, cudaExtent e, cudaStream_t stream) {
+  const graph_node_scope for_graph(capturing(stream));
+  if (e.width == 0 || e.height == 0 || e.depth == 0) return cudaSuccess;
+  if (!p.ptr) return cudaErrorInvalidValue;
+  if (e.width > p.pitch || (e.depth > 1 && e.height > p.ysize)) return cudaErrorInvalidValue;
+  const std::size_t slice = p.pitch * p.ysize;
+  if (cudaError_t err = check_device_range(p.ptr, slice * (e.depth - 1) + p.pitch * (e.height - 1) + e.width);
+      err != cudaSuccess)
+    return err;
+  if (e.depth == 1 || e.height == p.ysize)  // rows at one pitch throughout
+    return submit_memset(stream, byte_memset(p.ptr, p.pitch, value, e.width, e.height * e.depth));
+  for (std::size_t z = 0; z < e.depth; ++z)
+    if (cudaError_t err = submit_memset(stream, byte_memset(static_cast<char*>(p.ptr) + z * slice,
+                                                            p.pitch, value, e.width, e.height));
+        err != cudaSuccess)
+      return err;
   return cudaSuccess;
 }
 
@@ -341,6 +442,183 @@ std::size_t device_bytes_in_use() {
   return t.device_bytes;
 }
 
+cudaError_t allocate_memory(void** out, std::size_t size, memory_kind kind, unsigned int flags) {
+  return allocate(out, size, kind, flags);
+}
+
+cudaError_t release_device_memory(void* p) { return release(p, true, false); }
+
+cudaError_t reserve_graph_memory(void** out, std::size_t size) {
+  if (cudaError_t e = allocate(out, size, memory_kind::device, k_graph_memory); e != cudaSuccess)
+    return e;
+  {
+    table& t = the_table();
+    std::unique_lock lock(t.mutex);
+    t.graph.live += size;  // set_graph_memory_live takes it off again
+  }
+  set_graph_memory_live(*out, false);  // usable once a launch passes its allocation node
+  return cudaSuccess;
+}
+
+graph_memory_counts graph_memory_footprint() {
+  table& t = the_table();
+  std::shared_lock lock(t.mutex);
+  return t.graph;
+}
+
+void reset_graph_memory_high(bool used, bool reserved) {
+  table& t = the_table();
+  std::unique_lock lock(t.mutex);
+  if (used) t.graph.used_high = t.graph.used;
+  if (reserved) t.graph.reserved_high = t.graph.reserved;
+}
+
+namespace {
+constexpr std::size_t k_graph_granule = std::size_t{32} << 20;
+void map_graph_memory_locked(table& t, std::size_t bytes) {
+  t.graph.used = t.graph.reserved = bytes;
+  t.graph.used_high = std::max(t.graph.used_high, bytes);
+  t.graph.reserved_high = std::max(t.graph.reserved_high, bytes);
+}
+}  // namespace
+
+void trim_graph_memory() {
+  table& t = the_table();
+  std::unique_lock lock(t.mutex);
+  map_graph_memory_locked(t, round_up(t.graph.live, k_graph_granule));
+}
+
+void set_graph_memory_live(void* p, bool live) {
+  table& t = the_table();
+  std::unique_lock lock(t.mutex);
+  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(p);
+  auto it = t.by_base.find(base);
+  allocation* a = it == t.by_base.end() ? nullptr : it->second;
+  if (!a || !(a->flags & k_graph_memory)) return;
+  if (!live) {
+    if (!a->freed) {
+      mark_freed_locked(t, a);
+      t.graph.live -= a->size;
+#ifdef CUEMU_MEMCHECK
+      // memcheck: an access now is a use after free (the report names the graph allocation).
+      __asan_poison_memory_region(p, a->size);
+#endif
+    }
+    return;
+  }
+  if (!a->freed) return;
+#ifdef CUEMU_MEMCHECK
+  __asan_unpoison_memory_region(p, a->size);
+#endif
+  a->freed = false;
+  t.device_bytes += a->size;
+  t.graph.live += a->size;
+  if (t.graph.live > t.graph.used) map_graph_memory_locked(t, round_up(t.graph.live, k_graph_granule));
+}
+
+graph_node_scope::graph_node_scope(bool on) : was_(t_for_graph) { t_for_graph = was_ || on; }
+graph_node_scope::~graph_node_scope() { t_for_graph = was_; }
+
+void set_graph_memory_mapped(void* p, bool mapped) {
+  table& t = the_table();
+  std::unique_lock lock(t.mutex);
+  auto it = t.by_base.find(reinterpret_cast<std::uintptr_t>(p));
+  if (it == t.by_base.end() || !(it->second->flags & k_graph_memory)) return;
+  if (mapped)
+    it->second->flags |= k_graph_mapped;
+  else
+    it->second->flags &= ~k_graph_mapped;
+}
+
+bool graph_memory_mapped(const void* p) {
+  table& t = the_table();
+  std::shared_lock lock(t.mutex);
+  auto it = t.by_base.find(reinterpret_cast<std::uintptr_t>(p));
+  return it != t.by_base.end() && (it->second->flags & k_graph_mapped);
+}
+
+bool is_graph_memory(const void* p) {
+  table& t = the_table();
+  std::shared_lock lock(t.mutex);
+  auto it = t.by_base.find(reinterpret_cast<std::uintptr_t>(p));
+  return it != t.by_base.end() && (it->second->flags & k_graph_memory);
+}
+
+void drop_graph_memory(void* p, std::size_t size) {
+  table& t = the_table();
+  {
+    std::unique_lock lock(t.mutex);
+    auto it = t.by_base.find(reinterpret_cast<std::uintptr_t>(p));
+    if (it != t.by_base.end() && (it->second->flags & k_graph_memory)) {
+      if (!it->second->freed) {
+        mark_freed_locked(t, it->second);
+        t.graph.live -= size;
+      }
+      t.by_base.erase(it);
+    }
+  }
+  std::free(p);
+}
+
+void copy_3d_now(const cudaMemcpy3DParms& p) {
+  const char* src = first_byte(p.srcPtr, p.srcPos);
+  char* dst = first_byte(p.dstPtr, p.dstPos);
+  const std::size_t sslice = p.srcPtr.pitch * p.srcPtr.ysize;
+  const std::size_t dslice = p.dstPtr.pitch * p.dstPtr.ysize;
+  for (std::size_t z = 0; z < p.extent.depth; ++z)
+    for (std::size_t y = 0; y < p.extent.height; ++y)
+      std::memmove(dst + z * dslice + y * p.dstPtr.pitch, src + z * sslice + y * p.srcPtr.pitch,
+                   p.extent.width);
+}
+
+void memset_2d_now(const cudaMemsetParams& p) {
+  for (std::size_t r = 0; r < p.height; ++r) {
+    char* row = static_cast<char*>(p.dst) + r * p.pitch * p.elementSize;
+    switch (p.elementSize) {
+      case 1:
+        std::memset(row, static_cast<int>(p.value & 0xff), p.width);
+        break;
+      case 2: {
+        const std::uint16_t v = static_cast<std::uint16_t>(p.value);
+        for (std::size_t i = 0; i < p.width; ++i) std::memcpy(row + 2 * i, &v, 2);
+        break;
+      }
+      default: {
+        const std::uint32_t v = p.value;
+        for (std::size_t i = 0; i < p.width; ++i) std::memcpy(row + 4 * i, &v, 4);
+        break;
+      }
+    }
+  }
+}
+
+// A 3D copy (cudaMemcpy3D, memcpy nodes) between linear memory: positions and extent in bytes
+// and rows. CUDA arrays are not emulated.
+cudaError_t validate_copy(const cudaMemcpy3DParms& p) {
+  if (p.srcArray || p.dstArray) return cudaErrorInvalidValue;
+  if (p.kind < cudaMemcpyHostToHost || p.kind > cudaMemcpyDefault)
+    return cudaErrorInvalidMemcpyDirection;
+  const cudaExtent& e = p.extent;
+  if (e.width == 0 || e.height == 0 || e.depth == 0) return cudaSuccess;
+  if (!p.srcPtr.ptr || !p.dstPtr.ptr) return cudaErrorInvalidValue;
+  for (const auto& [ptr, pos] : {std::pair{p.srcPtr, p.srcPos}, std::pair{p.dstPtr, p.dstPos}}) {
+    if (ptr.pitch == 0 || pos.x > ptr.pitch || e.width > ptr.pitch - pos.x)
+      return cudaErrorInvalidValue;  // as an H200 answers (cudaMemcpy2D: InvalidPitchValue)
+    if ((e.depth > 1 || pos.z > 0) && (pos.y > ptr.ysize || e.height > ptr.ysize - pos.y))
+      return cudaErrorInvalidValue;
+  }
+  return check_copy(first_byte(p.dstPtr, p.dstPos), span_bytes(p.dstPtr, e),
+                    first_byte(p.srcPtr, p.srcPos), span_bytes(p.srcPtr, e), p.kind);
+}
+
+cudaError_t validate_memset(const cudaMemsetParams& p) {
+  if (p.elementSize != 1 && p.elementSize != 2 && p.elementSize != 4) return cudaErrorInvalidValue;
+  if (p.width == 0 || p.height == 0) return cudaSuccess;
+  if (!p.dst) return cudaErrorInvalidValue;
+  if (p.height > 1 && p.width > p.pitch) return cudaErrorInvalidValue;
+  return check_device_range(p.dst, (p.pitch * (p.height - 1) + p.width) * p.elementSize);
+}
+
 // Frees everything allocated through the runtime (cudaDeviceReset).
 void free_all_allocations() {
   table& t = the_table();
@@ -362,6 +640,7 @@ void free_all_allocations() {
 cudaError_t memcpy_to_symbol(const void* symbol, std::size_t symbol_size, const void* src,
                              std::size_t count, std::size_t offset, cudaMemcpyKind kind,
                              cudaStream_t stream, bool async) {
+  const graph_node_scope for_graph(capturing(stream));
   if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
   if (async && !valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
   if (!symbol) return record_error(cudaErrorInvalidSymbol);
@@ -377,14 +656,15 @@ cudaError_t memcpy_to_symbol(const void* symbol, std::size_t symbol_size, const 
                   : kind == cudaMemcpyDeviceToDevice ? check_device_range(src, count)
                                                      : check_any_range(src, count);
   if (e != cudaSuccess) return record_error(e);
-  submit_copy(async ? stream : nullptr, !async, static_cast<char*>(const_cast<void*>(symbol)) + offset,
-              src, count, [count](void* d, const void* s) { std::memmove(d, s, count); });
-  return cudaSuccess;
+  return record_error(submit_copy(
+      async ? stream : nullptr, !async,
+      linear_copy(static_cast<char*>(const_cast<void*>(symbol)) + offset, src, count, kind)));
 }
 
 cudaError_t memcpy_from_symbol(void* dst, const void* symbol, std::size_t symbol_size,
                                std::size_t count, std::size_t offset, cudaMemcpyKind kind,
                                cudaStream_t stream, bool async) {
+  const graph_node_scope for_graph(capturing(stream));
   if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
   if (async && !valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
   if (!symbol) return record_error(cudaErrorInvalidSymbol);
@@ -400,9 +680,9 @@ cudaError_t memcpy_from_symbol(void* dst, const void* symbol, std::size_t symbol
                   : kind == cudaMemcpyDeviceToDevice ? check_device_range(dst, count)
                                                      : check_any_range(dst, count);
   if (e != cudaSuccess) return record_error(e);
-  submit_copy(async ? stream : nullptr, !async, dst, static_cast<const char*>(symbol) + offset,
-              count, [count](void* d, const void* s) { std::memmove(d, s, count); });
-  return cudaSuccess;
+  return record_error(submit_copy(
+      async ? stream : nullptr, !async,
+      linear_copy(dst, static_cast<const char*>(symbol) + offset, count, kind)));
 }
 
 cudaError_t get_symbol_address(void** devPtr, const void* symbol, std::size_t symbol_size) {
@@ -442,12 +722,14 @@ using namespace cuemu::detail;
 
 extern "C" cudaError_t cudaMalloc(void** devPtr, size_t size) {
   CUEMU_STICKY_CHECK();
+  if (cudaError_t x = capture_forbids_unsafe_call(); x != cudaSuccess) return record_error(x);
   if (!devPtr) return record_error(cudaErrorInvalidValue);
   return record_error(allocate(devPtr, size, memory_kind::device, 0));
 }
 
 extern "C" cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
   CUEMU_STICKY_CHECK();
+  if (cudaError_t x = capture_forbids_unsafe_call(); x != cudaSuccess) return record_error(x);
   if (!devPtr || size == 0) return record_error(cudaErrorInvalidValue);
   if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
     return record_error(cudaErrorInvalidValue);
@@ -460,6 +742,7 @@ extern "C" cudaError_t cudaMallocHost(void** ptr, size_t size) {
 
 extern "C" cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags) {
   CUEMU_STICKY_CHECK();
+  if (cudaError_t x = capture_forbids_unsafe_call(); x != cudaSuccess) return record_error(x);
   if (!pHost) return record_error(cudaErrorInvalidValue);
   if (flags & ~static_cast<unsigned int>(cudaHostAllocPortable | cudaHostAllocMapped |
                                          cudaHostAllocWriteCombined))
@@ -469,6 +752,7 @@ extern "C" cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int fla
 
 extern "C" cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
   CUEMU_STICKY_CHECK();
+  if (cudaError_t x = capture_forbids_unsafe_call(); x != cudaSuccess) return record_error(x);
   if (!devPtr || !pitch) return record_error(cudaErrorInvalidValue);
   const std::size_t p = round_up(width, k_pitch_alignment);
   if (width > p || (height && p > std::numeric_limits<std::size_t>::max() / height)) {
@@ -481,6 +765,7 @@ extern "C" cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t widt
 
 extern "C" cudaError_t cudaMalloc3D(cudaPitchedPtr* pitchedDevPtr, cudaExtent extent) {
   CUEMU_STICKY_CHECK();
+  if (cudaError_t x = capture_forbids_unsafe_call(); x != cudaSuccess) return record_error(x);
   if (!pitchedDevPtr) return record_error(cudaErrorInvalidValue);
   const std::size_t p = round_up(extent.width, k_pitch_alignment);
   const std::size_t rows = extent.height * extent.depth;
@@ -497,36 +782,18 @@ extern "C" cudaError_t cudaMalloc3D(cudaPitchedPtr* pitchedDevPtr, cudaExtent ex
   return cudaSuccess;
 }
 
-extern "C" cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t hStream) {
-  CUEMU_STICKY_CHECK();
-  CUEMU_STREAM_CHECK(hStream);
-  if (!devPtr) return record_error(cudaErrorInvalidValue);
-  return record_error(allocate(devPtr, size, memory_kind::device, 0));
-}
-
 // Like CUDA's, waits for the device's work first (it may still use the memory).
 extern "C" cudaError_t cudaFree(void* devPtr) {
   CUEMU_STICKY_CHECK();
+  if (cudaError_t x = capture_forbids_unsafe_call(); x != cudaSuccess) return record_error(x);
   if (!devPtr) return cudaSuccess;
   synchronize_device();
   return record_error(release(devPtr, true, false));
 }
 
-// Freed in stream order: once the stream's earlier work is done.
-extern "C" cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream) {
-  CUEMU_STICKY_CHECK();
-  CUEMU_STREAM_CHECK(hStream);
-  if (!devPtr) return cudaSuccess;
-  const std::optional<allocation> a = lookup_allocation(devPtr);
-  if (!a || a->freed || a->base != reinterpret_cast<std::uintptr_t>(devPtr) ||
-      (a->kind != memory_kind::device && a->kind != memory_kind::managed))
-    return record_error(cudaErrorInvalidValue);
-  enqueue(hStream, [devPtr] { (void)release(devPtr, true, false); });
-  return cudaSuccess;
-}
-
 extern "C" cudaError_t cudaFreeHost(void* ptr) {
   CUEMU_STICKY_CHECK();
+  if (cudaError_t x = capture_forbids_unsafe_call(); x != cudaSuccess) return record_error(x);
   if (!ptr) return cudaSuccess;
   synchronize_device();
   return record_error(release(ptr, false, true));
@@ -713,6 +980,55 @@ extern "C" cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
   return get_symbol_size(size, symbol, k_unknown_size);
 }
 
+extern "C" cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
+  CUEMU_STICKY_CHECK();
+  if (!p) return record_error(cudaErrorInvalidValue);
+  if (cudaError_t e = validate_copy(*p); e != cudaSuccess) return record_error(e);
+  if (p->extent.width == 0 || p->extent.height == 0 || p->extent.depth == 0) return cudaSuccess;
+  return record_error(submit_copy(nullptr, true, *p));
+}
+
+extern "C" cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
+  CUEMU_STICKY_CHECK();
+  CUEMU_STREAM_CHECK(stream);
+  if (!p) return record_error(cudaErrorInvalidValue);
+  const graph_node_scope for_graph(capturing(stream));
+  if (cudaError_t e = validate_copy(*p); e != cudaSuccess) return record_error(e);
+  if (p->extent.width == 0 || p->extent.height == 0 || p->extent.depth == 0) return cudaSuccess;
+  return record_error(submit_copy(stream, false, *p));
+}
+
+namespace {
+cudaError_t peer_as_3d(const cudaMemcpy3DPeerParms* p, cudaMemcpy3DParms& out) {
+  if (!p) return cudaErrorInvalidValue;
+  if (p->srcDevice != 0 || p->dstDevice != 0) return cudaErrorInvalidDevice;
+  out = cudaMemcpy3DParms{};
+  out.srcArray = p->srcArray;
+  out.srcPos = p->srcPos;
+  out.srcPtr = p->srcPtr;
+  out.dstArray = p->dstArray;
+  out.dstPos = p->dstPos;
+  out.dstPtr = p->dstPtr;
+  out.extent = p->extent;
+  out.kind = cudaMemcpyDeviceToDevice;
+  return cudaSuccess;
+}
+}  // namespace
+
+extern "C" cudaError_t cudaMemcpy3DPeer(const cudaMemcpy3DPeerParms* p) {
+  CUEMU_STICKY_CHECK();
+  cudaMemcpy3DParms q;
+  if (cudaError_t e = peer_as_3d(p, q); e != cudaSuccess) return record_error(e);
+  return cudaMemcpy3D(&q);
+}
+
+extern "C" cudaError_t cudaMemcpy3DPeerAsync(const cudaMemcpy3DPeerParms* p, cudaStream_t stream) {
+  CUEMU_STICKY_CHECK();
+  cudaMemcpy3DParms q;
+  if (cudaError_t e = peer_as_3d(p, q); e != cudaSuccess) return record_error(e);
+  return cudaMemcpy3DAsync(&q, stream);
+}
+
 // --- memset ---
 
 extern "C" cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
@@ -737,6 +1053,18 @@ extern "C" cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, 
   CUEMU_STICKY_CHECK();
   CUEMU_STREAM_CHECK(stream);
   return record_error(memset2d_impl(devPtr, pitch, value, width, height, stream));
+}
+
+extern "C" cudaError_t cudaMemset3D(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent) {
+  CUEMU_STICKY_CHECK();
+  return record_error(memset3d_impl(pitchedDevPtr, value, extent, nullptr));
+}
+
+extern "C" cudaError_t cudaMemset3DAsync(cudaPitchedPtr pitchedDevPtr, int value,
+                                         cudaExtent extent, cudaStream_t stream) {
+  CUEMU_STICKY_CHECK();
+  CUEMU_STREAM_CHECK(stream);
+  return record_error(memset3d_impl(pitchedDevPtr, value, extent, stream));
 }
 
 // --- managed memory hints: no effect (one address space) ---

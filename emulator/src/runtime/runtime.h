@@ -55,6 +55,45 @@ void register_symbol(const void* p, std::size_t size);
 // Bytes currently allocated with cudaMalloc* / cudaMallocManaged (what cudaMemGetInfo reports
 // as used).
 std::size_t device_bytes_in_use();
+// Allocates size bytes of kind (size 0: nullptr), counted against the device's memory.
+cudaError_t allocate_memory(void** out, std::size_t size, memory_kind kind, unsigned int flags);
+// cudaFree's work without its synchronisation: p must be the base of live device or managed
+// memory.
+cudaError_t release_device_memory(void* p);
+// Memory of a graph's allocation node: reserved (not live) until set live by a launch; freed for
+// good by drop_graph_memory. A cudaFree of it only marks it freed.
+cudaError_t reserve_graph_memory(void** out, std::size_t size);
+void set_graph_memory_live(void* p, bool live);
+void drop_graph_memory(void* p, std::size_t size);
+// p is the base of a graph allocation (live or not: a launch queued before may make it live).
+bool is_graph_memory(const void* p);
+// Whether the program may name graph memory in API calls now (graph launches issued so far
+// allocate it and have not freed it; cudaFree/cudaFreeAsync clear it).
+void set_graph_memory_mapped(void* p, bool mapped);
+bool graph_memory_mapped(const void* p);
+// While one exists on this thread, the memory checks of the API accept graph memory that is not
+// allocated (a node being made names it before any launch).
+class graph_node_scope {
+ public:
+  explicit graph_node_scope(bool on);
+  ~graph_node_scope();
+  graph_node_scope(const graph_node_scope&) = delete;
+  graph_node_scope& operator=(const graph_node_scope&) = delete;
+
+ private:
+  bool was_;
+};
+// Bytes of graph memory live (a launch passed its allocation, not its free) and reserved, with
+// their high watermarks (cudaDeviceGetGraphMemAttribute).
+// As CUDA's graph allocator: physical memory is mapped in 32 MiB granules as live graph
+// allocations need it and stays with the graphs (used = reserved) until cudaDeviceGraphMemTrim.
+struct graph_memory_counts {
+  std::size_t used = 0, used_high = 0, reserved = 0, reserved_high = 0;
+  std::size_t live = 0;  // bytes of live graph allocations
+};
+void trim_graph_memory();
+graph_memory_counts graph_memory_footprint();
+void reset_graph_memory_high(bool used, bool reserved);
 // cudaDeviceReset: frees every runtime allocation, destroys every stream and event.
 void free_all_allocations();
 void destroy_all_streams();
@@ -95,6 +134,13 @@ bool reached(const stream_position& p);
 void wait_for(const stream_position& p);
 // Code compiled with --default-stream per-thread (CUDA_API_PER_THREAD_DEFAULT_STREAM).
 void set_per_thread_default_stream();
+
+// The queue a handle names (0 resolved to the legacy or this thread's default stream); the
+// handle must be valid.
+CUstream_st* resolve_stream(cudaStream_t s);
+// What a resolved queue is: the legacy default stream; a stream that synchronises with it.
+bool is_legacy_stream(const CUstream_st* s);
+bool is_blocking_stream(const CUstream_st* s);
 
 // --- events (event.cpp) ---
 bool valid_event(cudaEvent_t e);

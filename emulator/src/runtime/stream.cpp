@@ -26,6 +26,7 @@
 #include "exec/device_activity.h"
 #include "exec/options.h"
 #include "exec/worker_pool.h"
+#include "runtime/graph.h"
 #include "runtime/runtime.h"
 
 struct CUstream_st {
@@ -34,6 +35,9 @@ struct CUstream_st {
   int priority = 0;
   unsigned long long id = 0;
   role kind = role::created;
+  cudaLaunchAttributeValue policy{};     // cudaStreamAttributeAccessPolicyWindow
+  // Never set: an H200 reports -1 (not one of the enumerators).
+  cudaSynchronizationPolicy sync_policy = static_cast<cudaSynchronizationPolicy>(-1);
   // The queue, under the registry's mutex.
   struct item {
     std::function<void()> run;
@@ -229,6 +233,15 @@ bool valid_stream(cudaStream_t s) {
 }
 
 bool streams_synchronous() { return options().sync_streams; }
+
+CUstream_st* resolve_stream(cudaStream_t s) {
+  registry& r = reg();
+  std::lock_guard lock(r.mutex);
+  return resolve_locked(r, s);
+}
+
+bool is_legacy_stream(const CUstream_st* s) { return s->kind == CUstream_st::role::legacy; }
+bool is_blocking_stream(const CUstream_st* s) { return s->blocking(); }
 
 void set_per_thread_default_stream() {
   registry& r = reg();
@@ -430,6 +443,7 @@ extern "C" cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int* device) {
 extern "C" cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   CUEMU_STICKY_CHECK();
   if (!valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
+  if (cudaError_t c = capture_forbids_sync(stream); c != cudaSuccess) return record_error(c);
   synchronize_stream(stream);
   flush_device_output();
   return sticky_error();
@@ -438,6 +452,7 @@ extern "C" cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
 extern "C" cudaError_t cudaStreamQuery(cudaStream_t stream) {
   CUEMU_STICKY_CHECK();
   if (!valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
+  if (cudaError_t c = capture_forbids_sync(stream); c != cudaSuccess) return record_error(c);
   if (!reached(stream_tail(stream))) return cudaErrorNotReady;  // not recorded as an error
   return sticky_error();
 }
@@ -449,6 +464,7 @@ extern "C" cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t even
     return record_error(cudaErrorInvalidResourceHandle);
   if (flags & ~static_cast<unsigned int>(cudaEventWaitExternal))
     return record_error(cudaErrorInvalidValue);
+  if (cudaError_t c; capture_event_wait(stream, event, flags, c)) return record_error(c);
   const stream_position p = event_position(event);
   // An event never recorded is complete: nothing to wait for.
   if (p.stream) enqueue(stream, [] {}, {p});
@@ -462,6 +478,8 @@ extern "C" cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCall
   CUEMU_STICKY_CHECK();
   if (!valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
   if (!callback || flags != 0) return record_error(cudaErrorInvalidValue);
+  if (cudaError_t x = capture_forbids_legacy(stream); x != cudaSuccess) return record_error(x);
+  if (capturing(stream)) return record_error(capture_forbids_sync(stream));  // as CUDA: unsupported
   enqueue(stream, [stream, callback, userData] {
     flush_device_output();
     callback(stream, sticky_error(), userData);
@@ -473,6 +491,13 @@ extern "C" cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, 
   CUEMU_STICKY_CHECK();
   if (!valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
   if (!fn) return record_error(cudaErrorInvalidValue);
+  if (cudaError_t x = capture_forbids_legacy(stream); x != cudaSuccess) return record_error(x);
+  if (capturing(stream)) {
+    node_body b;
+    b.type = cudaGraphNodeTypeHost;
+    b.host = {fn, userData};
+    return record_error(capture_node(stream, std::move(b)));
+  }
   enqueue(stream, [fn, userData] {
     flush_device_output();
     fn(userData);
@@ -480,11 +505,83 @@ extern "C" cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, 
   return cudaSuccess;
 }
 
-extern "C" cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
-                                             cudaStreamCaptureStatus* pCaptureStatus) {
+// --- attributes: kept and reported; they change only how a GPU caches and schedules ---
+
+extern "C" cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                              const cudaStreamAttrValue* value) {
   CUEMU_STICKY_CHECK();
-  if (!pCaptureStatus) return record_error(cudaErrorInvalidValue);
+  if (!value) return record_error(cudaErrorInvalidValue);
   if (!valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
-  *pCaptureStatus = cudaStreamCaptureStatusNone;
+  registry& r = reg();
+  std::lock_guard lock(r.mutex);
+  CUstream_st* s = resolve_locked(r, stream);
+  switch (attr) {
+    case cudaStreamAttributeAccessPolicyWindow: {
+      const cudaAccessPolicyWindow& w = value->accessPolicyWindow;
+      if (w.hitRatio < 0.f || w.hitRatio > 1.f ||
+          w.num_bytes > static_cast<std::size_t>(device_properties().accessPolicyMaxWindowSize))
+        return record_error(cudaErrorInvalidValue);
+      s->policy.accessPolicyWindow = w;
+      return cudaSuccess;
+    }
+    case cudaStreamAttributeSynchronizationPolicy:
+      if (value->syncPolicy < cudaSyncPolicyAuto || value->syncPolicy > cudaSyncPolicyBlockingSync)
+        return record_error(cudaErrorInvalidValue);
+      s->sync_policy = value->syncPolicy;
+      return cudaSuccess;
+    case cudaStreamAttributePriority: {
+      int p = value->priority;
+      if (p < k_greatest_priority) p = k_greatest_priority;
+      if (p > k_least_priority) p = k_least_priority;
+      s->priority = p;
+      return cudaSuccess;
+    }
+    case cudaStreamAttributeMemSyncDomainMap:
+    case cudaStreamAttributeMemSyncDomain:
+      return cudaSuccess;
+    default:
+      return record_error(cudaErrorInvalidValue);
+  }
+}
+
+extern "C" cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                              cudaStreamAttrValue* value) {
+  CUEMU_STICKY_CHECK();
+  if (!value) return record_error(cudaErrorInvalidValue);
+  if (!valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
+  registry& r = reg();
+  std::lock_guard lock(r.mutex);
+  CUstream_st* s = resolve_locked(r, stream);
+  switch (attr) {
+    case cudaStreamAttributeAccessPolicyWindow:
+      value->accessPolicyWindow = s->policy.accessPolicyWindow;
+      return cudaSuccess;
+    case cudaStreamAttributeSynchronizationPolicy:
+      value->syncPolicy = s->sync_policy;
+      return cudaSuccess;
+    case cudaStreamAttributePriority:
+      value->priority = s->priority;
+      return cudaSuccess;
+    case cudaStreamAttributeMemSyncDomainMap:
+      value->memSyncDomainMap = {};
+      return cudaSuccess;
+    case cudaStreamAttributeMemSyncDomain:
+      value->memSyncDomain = cudaLaunchMemSyncDomainDefault;
+      return cudaSuccess;
+    default:
+      return record_error(cudaErrorInvalidValue);
+  }
+}
+
+extern "C" cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src) {
+  CUEMU_STICKY_CHECK();
+  if (!valid_stream(dst) || !valid_stream(src)) return record_error(cudaErrorInvalidResourceHandle);
+  registry& r = reg();
+  std::lock_guard lock(r.mutex);
+  CUstream_st* d = resolve_locked(r, dst);
+  CUstream_st* s = resolve_locked(r, src);
+  d->policy = s->policy;
+  d->sync_policy = s->sync_policy;
+  d->priority = s->priority;
   return cudaSuccess;
 }
