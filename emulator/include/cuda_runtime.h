@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "builtin_types.h"
+#include "library_types.h"
 #include "driver_functions.h"
 #include "cuda_runtime_api.h"
 #include "channel_descriptor.h"

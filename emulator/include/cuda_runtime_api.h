@@ -37,6 +37,8 @@ extern "C" {
 /* --- device management --- */
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaDeviceSynchronize(void);
+// Resets the L2 cache's persisting lines; the emulator models no cache, so nothing to reset.
+cudaError_t cudaCtxResetPersistingL2Cache(void);
 cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
 cudaError_t cudaDeviceGetLimit(size_t* pValue, enum cudaLimit limit);
 cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache* pCacheConfig);

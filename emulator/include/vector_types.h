@@ -6,6 +6,14 @@
 
 #include <cuemu/host_defines.h>
 
+// CUDA 13 marks its deprecated vector types with these; headers such as cuRAND's use them.
+#ifndef __NV_SILENCE_DEPRECATION_BEGIN
+#define __NV_SILENCE_HOST_DEPRECATION_BEGIN
+#define __NV_SILENCE_HOST_DEPRECATION_END
+#define __NV_SILENCE_DEPRECATION_BEGIN
+#define __NV_SILENCE_DEPRECATION_END
+#endif
+
 struct __device_builtin__ char1 {
   signed char x;
 };

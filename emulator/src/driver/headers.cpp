@@ -20,6 +20,15 @@ bool is_file(const std::string& path) {
   return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+// The toolkit's headers that are plain CUDA C++ the emulator compiles as a program's own code:
+// cuRAND's device API (curand_kernel.h and the headers it includes; its inline PTX is of the
+// kind the translator gives a CPU meaning).
+bool compiled_from_toolkit(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  return name == "curand.h" || name.rfind("curand_", 0) == 0;
+}
+
 // A toolkit include directory is one holding cuda_runtime_api.h that is not the emulator's.
 class toolkit_finder {
  public:
@@ -30,6 +39,7 @@ class toolkit_finder {
   bool find(const std::string& file, std::string& header, std::string& dir) {
     const std::string f = real(file);
     if (f.rfind(own_ + "/", 0) == 0) return false;
+    if (compiled_from_toolkit(f)) return false;
     std::string d = f;
     for (int level = 0; level < 6; ++level) {
       const std::size_t slash = d.rfind('/');

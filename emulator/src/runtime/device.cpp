@@ -511,6 +511,11 @@ extern "C" cudaError_t cudaRuntimeGetVersion(int* runtimeVersion) {
 }
 
 // Waits for the work of every stream; the result is the sticky error of a fault, if any.
+extern "C" cudaError_t cudaCtxResetPersistingL2Cache(void) {
+  if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
+  return cudaSuccess;  // no cache is modelled: no persisting lines
+}
+
 extern "C" cudaError_t cudaDeviceSynchronize(void) {
   if (cudaError_t c = capture_forbids_unsafe_call(); c != cudaSuccess) return record_error(c);
   synchronize_device();

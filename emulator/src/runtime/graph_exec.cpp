@@ -30,7 +30,9 @@ struct plan {
   std::vector<plan_step> steps;
   std::vector<graph_condition*> defaults;  // conditions reset at each launch
   std::vector<std::shared_ptr<graph_allocation>> allocations;  // made by allocation steps
-  std::vector<std::shared_ptr<graph_allocation>> frees;        // freed by free steps
+  // Allocation (true) and free (false) steps in plan order: an address freed and allocated
+  // again within the graph ends allocated.
+  std::vector<std::pair<void*, bool>> mapping;
 };
 
 // The nodes of g in an order that respects every edge (creation order among independent nodes);
@@ -123,12 +125,13 @@ cudaError_t build(const CUgraph_st& g, const std::unordered_set<const CUgraphNod
       case cudaGraphNodeTypeMemAlloc: {
         std::shared_ptr<graph_allocation> a = b.allocation;
         p.allocations.push_back(a);
+        p.mapping.emplace_back(a->ptr, true);
         s.run = [a] { set_graph_memory_live(a->ptr, true); };
         break;
       }
       case cudaGraphNodeTypeMemFree: {
         std::shared_ptr<graph_allocation> a = b.allocation;
-        p.frees.push_back(a);
+        p.mapping.emplace_back(a->ptr, false);
         s.run = [a] { set_graph_memory_live(a->ptr, false); };
         break;
       }
@@ -411,8 +414,7 @@ extern "C" cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t s
     }
   }
   // What the launch leaves allocated, as later API calls see it.
-  for (const auto& a : p->allocations) set_graph_memory_mapped(a->ptr, true);
-  for (const auto& a : p->frees) set_graph_memory_mapped(a->ptr, false);
+  for (const auto& [ptr, mapped] : p->mapping) set_graph_memory_mapped(ptr, mapped);
   std::lock_guard lock(graph_mutex());
   if (execs().count(graphExec)) graphExec->last = stream_tail(stream);
   return cudaSuccess;

@@ -55,6 +55,12 @@ run conjugateGradientMultiBlockCG 4_CUDA_Libraries/conjugateGradientMultiBlockCG
 run asyncAPI                 0_Introduction/asyncAPI                   'while waiting for GPU to finish' asyncAPI.cu
 run simpleStreams            0_Introduction/simpleStreams              '4 streams:'        simpleStreams.cu
 run simpleCallback           0_Introduction/simpleCallback             '^Success'          simpleCallback.cu multithreading.cpp
+run simpleCudaGraphs         3_CUDA_Features/simpleCudaGraphs          'Cloned Graph Output' simpleCudaGraphs.cu
+run graphConditionalNodes    3_CUDA_Features/graphConditionalNodes     'simpleSwitchGraph: Complete' graphConditionalNodes.cu
+run graphMemoryNodes         3_CUDA_Features/graphMemoryNodes          'Cleanup complete'  graphMemoryNodes.cu
+run jacobiCudaGraphs         3_CUDA_Features/jacobiCudaGraphs          'jacobiCudaGraphs PASSED' main.cpp jacobi.cu
+run streamOrderedAllocation  2_Concepts_and_Techniques/streamOrderedAllocation 'streamOrderedAllocationPostSync PASSED' streamOrderedAllocation.cu
+run StreamPriorities         3_CUDA_Features/StreamPriorities          'HI  priority stream' StreamPriorities.cu
 
 echo "passed $pass, failed $fail (logs in $logdir)"
 [ $fail -eq 0 ]
