@@ -41,3 +41,15 @@ inline cudaChannelFormatDesc cudaCreateChannelDesc() {
   return cudaChannelFormatDesc{bits, C::n > 1 ? bits : 0, C::n > 2 ? bits : 0, C::n > 3 ? bits : 0,
                                ::cuemu::detail::channel_kind<typename C::scalar>()};
 }
+
+// 16-bit float channels (read as float by textures).
+inline cudaChannelFormatDesc cudaCreateChannelDescHalf() {
+  return cudaChannelFormatDesc{16, 0, 0, 0, cudaChannelFormatKindFloat};
+}
+inline cudaChannelFormatDesc cudaCreateChannelDescHalf1() { return cudaCreateChannelDescHalf(); }
+inline cudaChannelFormatDesc cudaCreateChannelDescHalf2() {
+  return cudaChannelFormatDesc{16, 16, 0, 0, cudaChannelFormatKindFloat};
+}
+inline cudaChannelFormatDesc cudaCreateChannelDescHalf4() {
+  return cudaChannelFormatDesc{16, 16, 16, 16, cudaChannelFormatKindFloat};
+}

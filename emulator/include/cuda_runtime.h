@@ -18,6 +18,7 @@
 #include "cuda_runtime_api.h"
 #include "channel_descriptor.h"
 #include "texture_indirect_functions.h"
+#include "surface_indirect_functions.h"
 #include "texture_types.h"
 #include "device_launch_parameters.h"
 #include "vector_functions.h"

@@ -1,19 +1,70 @@
-// tex1Dfetch<T>(texture object, index): an element of a texture object over linear memory; an
-// index outside the resource reads zeros, as on a GPU.
+// Texture reads in device code: tex1Dfetch (linear memory, an integer index), tex1D, tex2D,
+// tex3D, the layered forms and the level-of-detail forms (level 0: mipmaps are not emulated). The
+// runtime samples the texture (runtime/texture.cpp); the result type picks the channels: a
+// float type takes the filtered or normalised value, an integer type the raw channel value.
 #pragma once
 
 #include <cstring>
+#include <type_traits>
 
+#include "channel_descriptor.h"
 #include "texture_types.h"
 
+namespace cuemu::detail {
 template <class T>
-inline __device__ T tex1Dfetch(cudaTextureObject_t tex, int x) {
-  T out{};
-  if (const void* p = ::cuemu::detail::texture_element(tex, x, sizeof(T))) std::memcpy(&out, p, sizeof(T));
-  return out;
+inline T texel_as(const texel& t) {
+  using C = channels<T>;
+  using S = typename C::scalar;
+  T r{};
+  S* p = reinterpret_cast<S*>(&r);
+  for (int i = 0; i < C::n; ++i) {
+    if constexpr (std::is_floating_point_v<S>) {
+      p[i] = t.f[i];
+    } else {
+      S v;
+      std::memcpy(&v, &t.u[i], sizeof(S));  // the low bytes (little-endian)
+      p[i] = v;
+    }
+  }
+  return r;
 }
+template <class T>
+inline T texture_sample(cudaTextureObject_t tex, texture_shape s, float x, float y, float z,
+                        int layer) {
+  texel t;
+  texture_read(tex, s, x, y, z, layer, t);
+  return texel_as<T>(t);
+}
+}  // namespace cuemu::detail
 
-template <class T>
-inline __device__ void tex1Dfetch(T* out, cudaTextureObject_t tex, int x) {
-  *out = tex1Dfetch<T>(tex, x);
-}
+#define CUEMU_TEXTURE_READ(NAME, PARAMS, ARGS)                                         \
+  template <class T>                                                                   \
+  inline __device__ T NAME(cudaTextureObject_t tex CUEMU_UNPAREN PARAMS) {             \
+    return ::cuemu::detail::texture_sample<T> ARGS;                                    \
+  }                                                                                    \
+  template <class T>                                                                   \
+  inline __device__ void NAME(T* out, cudaTextureObject_t tex CUEMU_UNPAREN PARAMS) {  \
+    *out = ::cuemu::detail::texture_sample<T> ARGS;                                    \
+  }
+#define CUEMU_UNPAREN(...) __VA_ARGS__
+
+using ::cuemu::detail::texture_shape;
+CUEMU_TEXTURE_READ(tex1Dfetch, (, int x),
+                   (tex, texture_shape::fetch, static_cast<float>(x), 0.f, 0.f, 0))
+CUEMU_TEXTURE_READ(tex1D, (, float x), (tex, texture_shape::d1, x, 0.f, 0.f, 0))
+CUEMU_TEXTURE_READ(tex2D, (, float x, float y), (tex, texture_shape::d2, x, y, 0.f, 0))
+CUEMU_TEXTURE_READ(tex3D, (, float x, float y, float z), (tex, texture_shape::d3, x, y, z, 0))
+CUEMU_TEXTURE_READ(tex1DLayered, (, float x, int layer),
+                   (tex, texture_shape::d1_layered, x, 0.f, 0.f, layer))
+CUEMU_TEXTURE_READ(tex2DLayered, (, float x, float y, int layer),
+                   (tex, texture_shape::d2_layered, x, y, 0.f, layer))
+CUEMU_TEXTURE_READ(tex1DLod, (, float x, float), (tex, texture_shape::d1, x, 0.f, 0.f, 0))
+CUEMU_TEXTURE_READ(tex2DLod, (, float x, float y, float), (tex, texture_shape::d2, x, y, 0.f, 0))
+CUEMU_TEXTURE_READ(tex3DLod, (, float x, float y, float z, float),
+                   (tex, texture_shape::d3, x, y, z, 0))
+CUEMU_TEXTURE_READ(tex1DLayeredLod, (, float x, int layer, float),
+                   (tex, texture_shape::d1_layered, x, 0.f, 0.f, layer))
+CUEMU_TEXTURE_READ(tex2DLayeredLod, (, float x, float y, int layer, float),
+                   (tex, texture_shape::d2_layered, x, y, 0.f, layer))
+#undef CUEMU_TEXTURE_READ
+#undef CUEMU_UNPAREN

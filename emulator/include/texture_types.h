@@ -1,6 +1,7 @@
-// Texture objects: the types of CUDA's texture_types.h and channel descriptors. The emulator
-// runs texture objects over linear memory (cudaResourceTypeLinear, read as elements);
-// cudaCreateTextureObject refuses other resources with cudaErrorNotSupported.
+// Texture objects: the types of CUDA's texture_types.h and channel descriptors. Texture objects
+// over linear memory, pitched memory and CUDA arrays (1D, 2D, 3D, layered) are sampled by the
+// runtime (runtime/texture.cpp) as the GPU's texture units do; mipmapped arrays and cubemaps are
+// refused with cudaErrorNotSupported.
 #pragma once
 
 #include <cstddef>
@@ -103,7 +104,15 @@ inline cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, c
 }
 
 namespace cuemu::detail {
-// The element read from a linear texture object at index i, or nullptr when i is outside it
-// (a fetch outside the resource reads zeros). `bytes`: the size of the element type read.
-const void* texture_element(cudaTextureObject_t tex, long long i, std::size_t bytes);
+// How a texture is read: tex1Dfetch (an integer index), or tex1D/2D/3D and the layered forms.
+enum class texture_shape : int { fetch, d1, d2, d3, d1_layered, d2_layered };
+// A texture read's result: per channel, the filtered value as a float (normalised, converted from
+// half, or the float channel) and the raw channel value (element reads of integer channels,
+// sign-extended).
+struct texel {
+  float f[4];
+  unsigned int u[4];
+};
+void texture_read(cudaTextureObject_t tex, texture_shape shape, float x, float y, float z,
+                  int layer, texel& out);
 }  // namespace cuemu::detail

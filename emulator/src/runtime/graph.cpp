@@ -10,6 +10,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "runtime/array.h"
 #include "runtime/graph.h"
 #include "runtime/runtime.h"
 
@@ -94,8 +95,10 @@ cudaError_t kernel_body(const cudaKernelNodeParams& p, node_body& b) {
   return cudaSuccess;
 }
 
-cudaError_t copy_body(const cudaMemcpy3DParms& p, node_body& b) {
+cudaError_t copy_body(const cudaMemcpy3DParms& params, node_body& b) {
   const graph_node_scope for_graph(true);
+  cudaMemcpy3DParms p = params;
+  if (cudaError_t e = resolve_copy_arrays(p); e != cudaSuccess) return e;
   if (cudaError_t e = validate_copy(p); e != cudaSuccess) return e;
   b.type = cudaGraphNodeTypeMemcpy;
   b.copy = p;

@@ -29,6 +29,7 @@
 
 #include <driver_functions.h>
 
+#include "runtime/array.h"
 #include "runtime/graph.h"
 #include "runtime/runtime.h"
 
@@ -595,7 +596,7 @@ void memset_2d_now(const cudaMemsetParams& p) {
 // A 3D copy (cudaMemcpy3D, memcpy nodes) between linear memory: positions and extent in bytes
 // and rows. CUDA arrays are not emulated.
 cudaError_t validate_copy(const cudaMemcpy3DParms& p) {
-  if (p.srcArray || p.dstArray) return cudaErrorInvalidValue;
+  if (p.srcArray || p.dstArray) return cudaErrorInvalidValue;  // resolve_copy_arrays first
   if (p.kind < cudaMemcpyHostToHost || p.kind > cudaMemcpyDefault)
     return cudaErrorInvalidMemcpyDirection;
   const cudaExtent& e = p.extent;
@@ -980,18 +981,24 @@ extern "C" cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
   return get_symbol_size(size, symbol, k_unknown_size);
 }
 
-extern "C" cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
+extern "C" cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* params) {
   CUEMU_STICKY_CHECK();
-  if (!p) return record_error(cudaErrorInvalidValue);
+  if (!params) return record_error(cudaErrorInvalidValue);
+  cudaMemcpy3DParms q = *params;
+  const cudaMemcpy3DParms* p = &q;
+  if (cudaError_t e = resolve_copy_arrays(q); e != cudaSuccess) return record_error(e);
   if (cudaError_t e = validate_copy(*p); e != cudaSuccess) return record_error(e);
   if (p->extent.width == 0 || p->extent.height == 0 || p->extent.depth == 0) return cudaSuccess;
   return record_error(submit_copy(nullptr, true, *p));
 }
 
-extern "C" cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
+extern "C" cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* params, cudaStream_t stream) {
   CUEMU_STICKY_CHECK();
   CUEMU_STREAM_CHECK(stream);
-  if (!p) return record_error(cudaErrorInvalidValue);
+  if (!params) return record_error(cudaErrorInvalidValue);
+  cudaMemcpy3DParms q = *params;
+  const cudaMemcpy3DParms* p = &q;
+  if (cudaError_t e = resolve_copy_arrays(q); e != cudaSuccess) return record_error(e);
   const graph_node_scope for_graph(capturing(stream));
   if (cudaError_t e = validate_copy(*p); e != cudaSuccess) return record_error(e);
   if (p->extent.width == 0 || p->extent.height == 0 || p->extent.depth == 0) return cudaSuccess;
