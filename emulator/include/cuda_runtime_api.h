@@ -508,35 +508,35 @@ inline cudaError_t cudaGetSymbolSize(size_t* size, const T& symbol) {
 #define __CUEMU_RUNTIME_API_CXX_OVERLOADS__ 1
 template <class T>
 inline cudaError_t cudaMalloc(T** devPtr, size_t size) {
-  return ::cudaMalloc(reinterpret_cast<void**>(devPtr), size);
+  return ::cudaMalloc((void**)(void*)(devPtr), size);
 }
 template <class T>
 inline cudaError_t cudaMallocHost(T** ptr, size_t size, unsigned int flags = 0) {
-  return ::cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
+  return ::cudaHostAlloc((void**)(void*)(ptr), size, flags);
 }
 inline cudaError_t cudaMallocHost(void** ptr, size_t size, unsigned int flags) {
   return ::cudaHostAlloc(ptr, size, flags);
 }
 template <class T>
 inline cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags) {
-  return ::cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
+  return ::cudaHostAlloc((void**)(void*)(ptr), size, flags);
 }
 template <class T>
 inline cudaError_t cudaHostGetDevicePointer(T** pDevice, void* pHost, unsigned int flags) {
-  return ::cudaHostGetDevicePointer(reinterpret_cast<void**>(pDevice), pHost, flags);
+  return ::cudaHostGetDevicePointer((void**)(void*)(pDevice), pHost, flags);
 }
 template <class T>
 inline cudaError_t cudaMallocManaged(T** devPtr, size_t size,
                                      unsigned int flags = cudaMemAttachGlobal) {
-  return ::cudaMallocManaged(reinterpret_cast<void**>(devPtr), size, flags);
+  return ::cudaMallocManaged((void**)(void*)(devPtr), size, flags);
 }
 template <class T>
 inline cudaError_t cudaMallocPitch(T** devPtr, size_t* pitch, size_t width, size_t height) {
-  return ::cudaMallocPitch(reinterpret_cast<void**>(devPtr), pitch, width, height);
+  return ::cudaMallocPitch((void**)(void*)(devPtr), pitch, width, height);
 }
 template <class T>
 inline cudaError_t cudaMallocAsync(T** devPtr, size_t size, cudaStream_t stream) {
-  return ::cudaMallocAsync(reinterpret_cast<void**>(devPtr), size, stream);
+  return ::cudaMallocAsync((void**)(void*)(devPtr), size, stream);
 }
 template <class T>
 inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, T* devPtr, size_t length = 0,
@@ -550,12 +550,12 @@ inline cudaError_t cudaFuncSetCacheConfig(T* func, cudaFuncCache cacheConfig) {
 template <class T>
 inline cudaError_t cudaMallocFromPoolAsync(T** ptr, size_t size, cudaMemPool_t memPool,
                                            cudaStream_t stream) {
-  return ::cudaMallocFromPoolAsync(reinterpret_cast<void**>(ptr), size, memPool, stream);
+  return ::cudaMallocFromPoolAsync((void**)(void*)(ptr), size, memPool, stream);
 }
 template <class T>
 inline cudaError_t cudaMallocAsync(T** ptr, size_t size, cudaMemPool_t memPool,
                                    cudaStream_t stream) {
-  return ::cudaMallocFromPoolAsync(reinterpret_cast<void**>(ptr), size, memPool, stream);
+  return ::cudaMallocFromPoolAsync((void**)(void*)(ptr), size, memPool, stream);
 }
 template <class T>
 inline cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,

@@ -1,6 +1,7 @@
 // Texture reads in device code: tex1Dfetch (linear memory, an integer index), tex1D, tex2D,
 // tex3D, the layered forms and the level-of-detail forms (level 0: mipmaps are not emulated). The
-// runtime samples the texture (runtime/texture.cpp); the result type picks the channels: a
+// runtime samples the texture (runtime/texture.cpp), cubemaps by the face the direction points
+// at; the result type picks the channels: a
 // float type takes the filtered or normalised value, an integer type the raw channel value.
 #pragma once
 
@@ -58,6 +59,10 @@ CUEMU_TEXTURE_READ(tex1DLayered, (, float x, int layer),
                    (tex, texture_shape::d1_layered, x, 0.f, 0.f, layer))
 CUEMU_TEXTURE_READ(tex2DLayered, (, float x, float y, int layer),
                    (tex, texture_shape::d2_layered, x, y, 0.f, layer))
+CUEMU_TEXTURE_READ(texCubemap, (, float x, float y, float z),
+                   (tex, texture_shape::cubemap, x, y, z, 0))
+CUEMU_TEXTURE_READ(texCubemapLayered, (, float x, float y, float z, int layer),
+                   (tex, texture_shape::cubemap_layered, x, y, z, layer))
 CUEMU_TEXTURE_READ(tex1DLod, (, float x, float), (tex, texture_shape::d1, x, 0.f, 0.f, 0))
 CUEMU_TEXTURE_READ(tex2DLod, (, float x, float y, float), (tex, texture_shape::d2, x, y, 0.f, 0))
 CUEMU_TEXTURE_READ(tex3DLod, (, float x, float y, float z, float),

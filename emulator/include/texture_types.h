@@ -1,6 +1,6 @@
 // Texture objects: the types of CUDA's texture_types.h and channel descriptors. Texture objects
-// over linear memory, pitched memory and CUDA arrays (1D, 2D, 3D, layered) are sampled by the
-// runtime (runtime/texture.cpp) as the GPU's texture units do; mipmapped arrays and cubemaps are
+// over linear memory, pitched memory and CUDA arrays (1D, 2D, 3D, layered, cubemap) are sampled by the
+// runtime (runtime/texture.cpp) as the GPU's texture units do; mipmapped arrays are
 // refused with cudaErrorNotSupported.
 #pragma once
 
@@ -105,7 +105,7 @@ inline cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, c
 
 namespace cuemu::detail {
 // How a texture is read: tex1Dfetch (an integer index), or tex1D/2D/3D and the layered forms.
-enum class texture_shape : int { fetch, d1, d2, d3, d1_layered, d2_layered };
+enum class texture_shape : int { fetch, d1, d2, d3, d1_layered, d2_layered, cubemap, cubemap_layered };
 // A texture read's result: per channel, the filtered value as a float (normalised, converted from
 // half, or the float channel) and the raw channel value (element reads of integer channels,
 // sign-extended).

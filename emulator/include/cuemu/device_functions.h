@@ -329,6 +329,213 @@ CUEMU_SIMD(__vabsdiffs4, 8, true, x > y ? x - y : y - x)
 CUEMU_SIMD(__vabsdiffu4, 8, false, x > y ? x - y : y - x)
 #undef CUEMU_SIMD
 
+#define CUEMU_SIMD_B(name, bits, is_signed, expr)                                       \
+  __CUEMU_DF__ unsigned int name(unsigned int a, unsigned int b) noexcept {            \
+    return ::cuemu::detail::simd<bits, is_signed>(a, b, [](int x, int y) {               \
+      constexpr int B = bits;                                                           \
+      (void)B;                                                                          \
+      return expr;                                                                      \
+    });                                                                                 \
+  }
+#define CUEMU_SAT_S(v) ((v) < -(1 << (B - 1)) ? -(1 << (B - 1)) : (v) > (1 << (B - 1)) - 1 ? (1 << (B - 1)) - 1 : (v))
+#define CUEMU_SAT_U(v) ((v) < 0 ? 0 : (v) > (1 << B) - 1 ? (1 << B) - 1 : (v))
+CUEMU_SIMD_B(__vaddss2, 16, true, CUEMU_SAT_S(x + y))
+CUEMU_SIMD_B(__vaddss4, 8, true, CUEMU_SAT_S(x + y))
+CUEMU_SIMD_B(__vaddus2, 16, false, CUEMU_SAT_U(x + y))
+CUEMU_SIMD_B(__vaddus4, 8, false, CUEMU_SAT_U(x + y))
+CUEMU_SIMD_B(__vsubss2, 16, true, CUEMU_SAT_S(x - y))
+CUEMU_SIMD_B(__vsubss4, 8, true, CUEMU_SAT_S(x - y))
+CUEMU_SIMD_B(__vsubus2, 16, false, CUEMU_SAT_U(x - y))
+CUEMU_SIMD_B(__vsubus4, 8, false, CUEMU_SAT_U(x - y))
+CUEMU_SIMD_B(__vavgs2, 16, true, (x + y + ((x + y) >= 0 ? 1 : 0)) >> 1)
+CUEMU_SIMD_B(__vavgs4, 8, true, (x + y + ((x + y) >= 0 ? 1 : 0)) >> 1)
+CUEMU_SIMD_B(__vavgu2, 16, false, (x + y + 1) >> 1)
+CUEMU_SIMD_B(__vavgu4, 8, false, (x + y + 1) >> 1)
+CUEMU_SIMD_B(__vhaddu2, 16, false, (x + y) >> 1)
+CUEMU_SIMD_B(__vhaddu4, 8, false, (x + y) >> 1)
+#define CUEMU_SIMD_CMP(suffix, op, s2, s4)                            \
+  CUEMU_SIMD_B(__vcmp##suffix##2, 16, s2, (x op y) ? -1 : 0)          \
+  CUEMU_SIMD_B(__vcmp##suffix##4, 8, s4, (x op y) ? -1 : 0)           \
+  CUEMU_SIMD_B(__vset##suffix##2, 16, s2, (x op y) ? 1 : 0)           \
+  CUEMU_SIMD_B(__vset##suffix##4, 8, s4, (x op y) ? 1 : 0)
+CUEMU_SIMD_CMP(eq, ==, false, false)
+CUEMU_SIMD_CMP(ne, !=, false, false)
+CUEMU_SIMD_CMP(ges, >=, true, true)
+CUEMU_SIMD_CMP(geu, >=, false, false)
+CUEMU_SIMD_CMP(gts, >, true, true)
+CUEMU_SIMD_CMP(gtu, >, false, false)
+CUEMU_SIMD_CMP(les, <=, true, true)
+CUEMU_SIMD_CMP(leu, <=, false, false)
+CUEMU_SIMD_CMP(lts, <, true, true)
+CUEMU_SIMD_CMP(ltu, <, false, false)
+#undef CUEMU_SIMD_CMP
+// Unary forms: b is ignored.
+#define CUEMU_SIMD_U(name, bits, is_signed, expr)                                        \
+  __CUEMU_DF__ unsigned int name(unsigned int a) noexcept {                             \
+    return ::cuemu::detail::simd<bits, is_signed>(a, 0u, [](int x, int) {                \
+      constexpr int B = bits;                                                           \
+      (void)B;                                                                          \
+      return expr;                                                                      \
+    });                                                                                 \
+  }
+CUEMU_SIMD_U(__vabs2, 16, true, x < 0 ? -x : x)
+CUEMU_SIMD_U(__vabs4, 8, true, x < 0 ? -x : x)
+CUEMU_SIMD_U(__vabsss2, 16, true, CUEMU_SAT_S(x < 0 ? -x : x))
+CUEMU_SIMD_U(__vabsss4, 8, true, CUEMU_SAT_S(x < 0 ? -x : x))
+CUEMU_SIMD_U(__vneg2, 16, true, -x)
+CUEMU_SIMD_U(__vneg4, 8, true, -x)
+CUEMU_SIMD_U(__vnegss2, 16, true, CUEMU_SAT_S(-x))
+CUEMU_SIMD_U(__vnegss4, 8, true, CUEMU_SAT_S(-x))
+#undef CUEMU_SIMD_U
+#undef CUEMU_SIMD_B
+#undef CUEMU_SAT_S
+#undef CUEMU_SAT_U
+// Sums of absolute differences of the lanes.
+namespace cuemu::detail {
+template <int Bits, bool Signed>
+inline __host__ __device__ unsigned int sad(unsigned int a, unsigned int b) noexcept {
+  unsigned int s = 0;
+  simd<Bits, Signed>(a, b, [&s](int x, int y) {
+    s += static_cast<unsigned int>(x > y ? x - y : y - x);
+    return 0;
+  });
+  return s;
+}
+}  // namespace cuemu::detail
+__CUEMU_DF__ unsigned int __vsads2(unsigned int a, unsigned int b) noexcept { return ::cuemu::detail::sad<16, true>(a, b); }
+__CUEMU_DF__ unsigned int __vsads4(unsigned int a, unsigned int b) noexcept { return ::cuemu::detail::sad<8, true>(a, b); }
+__CUEMU_DF__ unsigned int __vsadu2(unsigned int a, unsigned int b) noexcept { return ::cuemu::detail::sad<16, false>(a, b); }
+__CUEMU_DF__ unsigned int __vsadu4(unsigned int a, unsigned int b) noexcept { return ::cuemu::detail::sad<8, false>(a, b); }
+
+// Dot products of two 16-bit lanes of a with two bytes of b (the low or high pair), plus c.
+namespace cuemu::detail {
+template <class T, bool Hi>
+inline __host__ __device__ T dp2a(T a, T b, T c) noexcept {
+  constexpr bool s = static_cast<T>(-1) < 0;
+  const unsigned int ua = static_cast<unsigned int>(a), ub = static_cast<unsigned int>(b);
+  long long r = static_cast<long long>(c);
+  for (int i = 0; i < 2; ++i) {
+    const unsigned int h = (ua >> (16 * i)) & 0xffffu, y = (ub >> (8 * (i + (Hi ? 2 : 0)))) & 0xffu;
+    const long long x = s ? static_cast<short>(h) : static_cast<long long>(h);
+    const long long z = s ? static_cast<signed char>(y) : static_cast<long long>(y);
+    r += x * z;
+  }
+  return static_cast<T>(r);
+}
+}  // namespace cuemu::detail
+__CUEMU_DF__ int __dp2a_lo(int a, int b, int c) noexcept { return ::cuemu::detail::dp2a<int, false>(a, b, c); }
+__CUEMU_DF__ unsigned int __dp2a_lo(unsigned int a, unsigned int b, unsigned int c) noexcept { return ::cuemu::detail::dp2a<unsigned int, false>(a, b, c); }
+__CUEMU_DF__ int __dp2a_hi(int a, int b, int c) noexcept { return ::cuemu::detail::dp2a<int, true>(a, b, c); }
+__CUEMU_DF__ unsigned int __dp2a_hi(unsigned int a, unsigned int b, unsigned int c) noexcept { return ::cuemu::detail::dp2a<unsigned int, true>(a, b, c); }
+
+// DPX (sm_90): three-way and add-then min/max, with ReLU (clamped at 0), on 32-bit values or two
+// 16-bit lanes (16-bit sums wrap), and the forms that also say which operand won.
+namespace cuemu::detail {
+template <bool Signed, class F>
+inline __host__ __device__ unsigned int dpx16(unsigned int a, unsigned int b, unsigned int c, F f) noexcept {
+  unsigned int r = 0;
+  for (int k = 0; k < 32; k += 16) {
+    int x = static_cast<int>((a >> k) & 0xffffu), y = static_cast<int>((b >> k) & 0xffffu),
+        z = static_cast<int>((c >> k) & 0xffffu);
+    if (Signed) x = static_cast<short>(x), y = static_cast<short>(y), z = static_cast<short>(z);
+    r |= (static_cast<unsigned int>(f(x, y, z)) & 0xffffu) << k;
+  }
+  return r;
+}
+template <bool Signed>
+inline __host__ __device__ int wrap16(int v) noexcept {
+  return Signed ? static_cast<short>(v) : static_cast<int>(static_cast<unsigned short>(v));
+}
+}  // namespace cuemu::detail
+#define CUEMU_MAX_(x, y) ((x) > (y) ? (x) : (y))
+#define CUEMU_MIN_(x, y) ((x) < (y) ? (x) : (y))
+__CUEMU_DF__ int __vimax_s32_relu(int a, int b) noexcept { return CUEMU_MAX_(CUEMU_MAX_(a, b), 0); }
+__CUEMU_DF__ int __vimin_s32_relu(int a, int b) noexcept { return CUEMU_MAX_(CUEMU_MIN_(a, b), 0); }
+__CUEMU_DF__ unsigned int __vimax_s16x2_relu(unsigned int a, unsigned int b) noexcept {
+  return ::cuemu::detail::dpx16<true>(a, b, 0u, [](int x, int y, int) { return CUEMU_MAX_(CUEMU_MAX_(x, y), 0); });
+}
+__CUEMU_DF__ unsigned int __vimin_s16x2_relu(unsigned int a, unsigned int b) noexcept {
+  return ::cuemu::detail::dpx16<true>(a, b, 0u, [](int x, int y, int) { return CUEMU_MAX_(CUEMU_MIN_(x, y), 0); });
+}
+#define CUEMU_DPX3(name, T, OP, relu)                                                        \
+  __CUEMU_DF__ T name(T a, T b, T c) noexcept {                                              \
+    const T r = OP(OP(a, b), c);                                                             \
+    return relu ? (r > 0 ? r : static_cast<T>(0)) : r;                                                  \
+  }
+#define CUEMU_DPX3_16(name, is_signed, OP, relu)                                             \
+  __CUEMU_DF__ unsigned int name(unsigned int a, unsigned int b, unsigned int c) noexcept { \
+    return ::cuemu::detail::dpx16<is_signed>(a, b, c, [](int x, int y, int z) {              \
+      const int r = OP(OP(x, y), z);                                                         \
+      return relu ? CUEMU_MAX_(r, 0) : r;                                                    \
+    });                                                                                      \
+  }
+CUEMU_DPX3(__vimax3_s32, int, CUEMU_MAX_, false)
+CUEMU_DPX3(__vimax3_u32, unsigned int, CUEMU_MAX_, false)
+CUEMU_DPX3(__vimin3_s32, int, CUEMU_MIN_, false)
+CUEMU_DPX3(__vimin3_u32, unsigned int, CUEMU_MIN_, false)
+CUEMU_DPX3(__vimax3_s32_relu, int, CUEMU_MAX_, true)
+CUEMU_DPX3(__vimin3_s32_relu, int, CUEMU_MIN_, true)
+CUEMU_DPX3_16(__vimax3_s16x2, true, CUEMU_MAX_, false)
+CUEMU_DPX3_16(__vimax3_u16x2, false, CUEMU_MAX_, false)
+CUEMU_DPX3_16(__vimin3_s16x2, true, CUEMU_MIN_, false)
+CUEMU_DPX3_16(__vimin3_u16x2, false, CUEMU_MIN_, false)
+CUEMU_DPX3_16(__vimax3_s16x2_relu, true, CUEMU_MAX_, true)
+CUEMU_DPX3_16(__vimin3_s16x2_relu, true, CUEMU_MIN_, true)
+#define CUEMU_DPXADD(name, T, OP, relu)                                                      \
+  __CUEMU_DF__ T name(T a, T b, T c) noexcept {                                              \
+    const T s = static_cast<T>(static_cast<unsigned int>(a) + static_cast<unsigned int>(b)); \
+    const T r = OP(s, c);                                                                    \
+    return relu ? (r > 0 ? r : static_cast<T>(0)) : r;                                                  \
+  }
+#define CUEMU_DPXADD_16(name, is_signed, OP, relu)                                           \
+  __CUEMU_DF__ unsigned int name(unsigned int a, unsigned int b, unsigned int c) noexcept { \
+    return ::cuemu::detail::dpx16<is_signed>(a, b, c, [](int x, int y, int z) {              \
+      const int r = OP(::cuemu::detail::wrap16<is_signed>(x + y), z);                        \
+      return relu ? CUEMU_MAX_(r, 0) : r;                                                    \
+    });                                                                                      \
+  }
+CUEMU_DPXADD(__viaddmax_s32, int, CUEMU_MAX_, false)
+CUEMU_DPXADD(__viaddmax_u32, unsigned int, CUEMU_MAX_, false)
+CUEMU_DPXADD(__viaddmin_s32, int, CUEMU_MIN_, false)
+CUEMU_DPXADD(__viaddmin_u32, unsigned int, CUEMU_MIN_, false)
+CUEMU_DPXADD(__viaddmax_s32_relu, int, CUEMU_MAX_, true)
+CUEMU_DPXADD(__viaddmin_s32_relu, int, CUEMU_MIN_, true)
+CUEMU_DPXADD_16(__viaddmax_s16x2, true, CUEMU_MAX_, false)
+CUEMU_DPXADD_16(__viaddmax_u16x2, false, CUEMU_MAX_, false)
+CUEMU_DPXADD_16(__viaddmin_s16x2, true, CUEMU_MIN_, false)
+CUEMU_DPXADD_16(__viaddmin_u16x2, false, CUEMU_MIN_, false)
+CUEMU_DPXADD_16(__viaddmax_s16x2_relu, true, CUEMU_MAX_, true)
+CUEMU_DPXADD_16(__viaddmin_s16x2_relu, true, CUEMU_MIN_, true)
+#undef CUEMU_DPX3
+#undef CUEMU_DPX3_16
+#undef CUEMU_DPXADD
+#undef CUEMU_DPXADD_16
+// The larger (smaller) of a and b, and whether it was a (a >= b; a <= b).
+__CUEMU_DF__ int __vibmax_s32(int a, int b, bool* pred) noexcept { *pred = a >= b; return a >= b ? a : b; }
+__CUEMU_DF__ unsigned int __vibmax_u32(unsigned int a, unsigned int b, bool* pred) noexcept { *pred = a >= b; return a >= b ? a : b; }
+__CUEMU_DF__ int __vibmin_s32(int a, int b, bool* pred) noexcept { *pred = a <= b; return a <= b ? a : b; }
+__CUEMU_DF__ unsigned int __vibmin_u32(unsigned int a, unsigned int b, bool* pred) noexcept { *pred = a <= b; return a <= b ? a : b; }
+namespace cuemu::detail {
+template <bool Signed, bool Max>
+inline __host__ __device__ unsigned int vib16(unsigned int a, unsigned int b, bool* hi, bool* lo) noexcept {
+  unsigned int r = 0;
+  for (int k = 0; k < 32; k += 16) {
+    int x = static_cast<int>((a >> k) & 0xffffu), y = static_cast<int>((b >> k) & 0xffffu);
+    if (Signed) x = static_cast<short>(x), y = static_cast<short>(y);
+    const bool p = Max ? x >= y : x <= y;
+    *(k ? hi : lo) = p;
+    r |= (static_cast<unsigned int>(p ? x : y) & 0xffffu) << k;
+  }
+  return r;
+}
+}  // namespace cuemu::detail
+__CUEMU_DF__ unsigned int __vibmax_s16x2(unsigned int a, unsigned int b, bool* hi, bool* lo) noexcept { return ::cuemu::detail::vib16<true, true>(a, b, hi, lo); }
+__CUEMU_DF__ unsigned int __vibmax_u16x2(unsigned int a, unsigned int b, bool* hi, bool* lo) noexcept { return ::cuemu::detail::vib16<false, true>(a, b, hi, lo); }
+__CUEMU_DF__ unsigned int __vibmin_s16x2(unsigned int a, unsigned int b, bool* hi, bool* lo) noexcept { return ::cuemu::detail::vib16<true, false>(a, b, hi, lo); }
+__CUEMU_DF__ unsigned int __vibmin_u16x2(unsigned int a, unsigned int b, bool* hi, bool* lo) noexcept { return ::cuemu::detail::vib16<false, false>(a, b, hi, lo); }
+#undef CUEMU_MAX_
+#undef CUEMU_MIN_
+
 // Address-space conversions. Every space is ordinary memory here: a generic address is the
 // address in each space, and every address counts as global (so libraries take their portable
 // paths rather than those built on shared-memory-only instructions).

@@ -318,6 +318,46 @@ inline T lop3(T a, T b, T c, unsigned int lut) noexcept {
     if (lut & (1u << i)) r |= ((i & 4) ? a : T(~a)) & ((i & 2) ? b : T(~b)) & ((i & 1) ? c : T(~c));
   return r;
 }
+// The 4-way SIMD video instructions (vadd4, vsub4, vabsdiff4, vmin4, vmax4, vavrg4) on the
+// bytes of a and b, signed or unsigned as their types say. merge 0: a byte result each (the
+// destination's type: saturated with .sat, else its low 8 bits); 1 (.add): the four results
+// summed, plus c (2, 3: the least or greatest of them and c, for the 2-way forms' merges).
+enum class video_op { add, sub, absdiff, min, max, avrg };
+inline unsigned int video4(video_op op, unsigned int a, unsigned int b, unsigned int c,
+                           bool d_signed, bool a_signed, bool b_signed, int merge,
+                           bool sat) noexcept {
+  const auto lane = [](unsigned int v, int i, bool s) {
+    const unsigned int x = (v >> (8 * i)) & 0xffu;
+    return s ? static_cast<int>(static_cast<signed char>(x)) : static_cast<int>(x);
+  };
+  int r[4];
+  for (int i = 0; i < 4; ++i) {
+    const int x = lane(a, i, a_signed), y = lane(b, i, b_signed);
+    switch (op) {
+      case video_op::add: r[i] = x + y; break;
+      case video_op::sub: r[i] = x - y; break;
+      case video_op::absdiff: r[i] = x > y ? x - y : y - x; break;
+      case video_op::min: r[i] = x < y ? x : y; break;
+      case video_op::max: r[i] = x > y ? x : y; break;
+      default: r[i] = (x + y + 1) >> 1; break;  // vavrg: (a + b + 1) >> 1
+    }
+  }
+  if (merge == 1) return c + static_cast<unsigned int>(r[0] + r[1] + r[2] + r[3]);
+  if (merge == 2 || merge == 3) {
+    int m = static_cast<int>(c);
+    for (int v : r) m = merge == 2 ? (v < m ? v : m) : (v > m ? v : m);
+    return static_cast<unsigned int>(m);
+  }
+  unsigned int d = 0;
+  for (int i = 0; i < 4; ++i) {
+    int v = r[i];
+    if (sat) v = d_signed ? (v < -128 ? -128 : v > 127 ? 127 : v) : (v < 0 ? 0 : v > 255 ? 255 : v);
+    d |= (static_cast<unsigned int>(v) & 0xffu) << (8 * i);
+  }
+  (void)c;
+  return d;
+}
+
 // prmt.b32 with a mode: 0 is the generic form (the selector's nibbles), then f4e, b4e, rc8, ecl,
 // ecr, rc16 (the selector's low two bits pick a row of PTX's table).
 inline unsigned int prmt(unsigned int a, unsigned int b, unsigned int c, int mode) noexcept {

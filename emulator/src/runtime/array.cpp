@@ -90,10 +90,14 @@ cudaError_t allocate_array(cudaArray_t* out, const cudaChannelFormatDesc* desc, 
   const std::size_t elem = element_bytes(*desc);
   if (elem == 0) return record_error(cudaErrorInvalidChannelDescriptor);
   if (flags & ~static_cast<unsigned>(cudaArrayLayered | cudaArraySurfaceLoadStore |
-                                     cudaArrayTextureGather))
-    return record_error(flags & cudaArrayCubemap ? cudaErrorNotSupported : cudaErrorInvalidValue);
+                                     cudaArrayTextureGather | cudaArrayCubemap))
+    return record_error(cudaErrorInvalidValue);
   if (w == 0 || (d && !h && !(flags & cudaArrayLayered)) ||
       ((flags & cudaArrayLayered) && d == 0))
+    return record_error(cudaErrorInvalidValue);
+  // A cubemap: square faces, six of them (of each layer when layered).
+  if ((flags & cudaArrayCubemap) && (w != h || d == 0 || d % 6 != 0 ||
+                                     (!(flags & cudaArrayLayered) && d != 6)))
     return record_error(cudaErrorInvalidValue);
   auto* a = new cudaArray;
   a->desc = *desc;

@@ -105,7 +105,7 @@ cudaError_t describe(const cudaResourceDesc& r, image& img, int* dims = nullptr)
       img.height = a->rows();
       img.pitch = a->pitch();
       img.slice = a->pitch() * a->rows();
-      const bool layered = a->flags & cudaArrayLayered;
+      const bool layered = a->flags & (cudaArrayLayered | cudaArrayCubemap);  // faces: layers
       if (layered)
         img.layers = a->slices();
       else
@@ -265,6 +265,12 @@ struct sampler {
 
 }  // namespace
 
+namespace {
+// A read of texture t (1D, 2D, 3D or layered) once the object is resolved.
+void sample_face(const texture& t, bool normalised_read, texture_shape shape, float x, float y,
+                 int layer, texel& out, float z = 0.f);
+}  // namespace
+
 void texture_read(cudaTextureObject_t tex, texture_shape shape, float x, float y, float z,
                   int layer, texel& out) {
   std::memset(&out, 0, sizeof out);
@@ -284,6 +290,37 @@ void texture_read(cudaTextureObject_t tex, texture_shape shape, float x, float y
       load_channel(img, p, c, normalised_read, out.f[c], out.u[c]);
     return;
   }
+  if (shape == texture_shape::cubemap || shape == texture_shape::cubemap_layered) {
+    // The face the direction (x, y, z) points at and the normalised coordinates on it, by the
+    // CUDA programming guide's table; then a layered 2D read of that face.
+    const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
+    int face;
+    float m, sc, tc;
+    if (ax >= ay && ax >= az) {
+      face = x >= 0 ? 0 : 1, m = ax, sc = x >= 0 ? -z : z, tc = -y;
+    } else if (ay >= az) {
+      face = y >= 0 ? 2 : 3, m = ay, sc = x, tc = y >= 0 ? z : -z;
+    } else {
+      face = z >= 0 ? 4 : 5, m = az, sc = z >= 0 ? x : -x, tc = -y;
+    }
+    const int cube = shape == texture_shape::cubemap_layered
+                         ? static_cast<int>(std::min<unsigned long long>(
+                               static_cast<unsigned>(layer), img.layers / 6 - 1))
+                         : 0;
+    texture cube_face = t;  // normalised coordinates on the face, clamped
+    cube_face.view.normalizedCoords = 1;
+    for (auto& mode : cube_face.view.addressMode) mode = cudaAddressModeClamp;
+    const float u = (sc / m + 1.f) * 0.5f, v = (tc / m + 1.f) * 0.5f;
+    sample_face(cube_face, normalised_read, texture_shape::d2_layered, u, v, cube * 6 + face, out);
+    return;
+  }
+  sample_face(t, normalised_read, shape, x, y, layer, out, z);
+}
+
+namespace {
+void sample_face(const texture& t, bool normalised_read, texture_shape shape, float x, float y,
+                 int layer, texel& out, float z) {
+  const image& img = t.img;
   sampler s{t, normalised_read, 1};
   s.axes = shape == texture_shape::d3 ? 3
            : shape == texture_shape::d2 || shape == texture_shape::d2_layered ? 2
@@ -340,6 +377,7 @@ void texture_read(cudaTextureObject_t tex, texture_shape shape, float x, float y
     for (float& f : out.f) f = half_to_float(float_to_half(f));
   for (int c = 0; c < 4; ++c) std::memcpy(&out.u[c], &out.f[c], 4);
 }
+}  // namespace
 
 void* surface_address(cudaSurfaceObject_t surf, int dims, int x, int y, int z, std::size_t bytes,
                       int mode, const char* file, int line) {

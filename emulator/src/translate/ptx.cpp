@@ -342,6 +342,25 @@ struct translator {
       return assign(ops[0], std::string("::cuemu::ptx::shf(") + a + ", " + b + ", " + c + ", " + (q.count("l") ? "true" : "false") +
                                 ", " + (q.count("wrap") ? "true" : "false") + ")");
     }
+    if (op == "vadd4" || op == "vsub4" || op == "vabsdiff4" || op == "vmin4" || op == "vmax4" ||
+        op == "vavrg4") {
+      // vop4.dtype.atype.btype{.sat}{.add} d, a, b, c (no byte mask: all four bytes).
+      if (ops.size() != 4 || parts.size() < 4) return "";
+      for (const std::string& m : {"b0", "b1", "b2", "b3", "b10", "b32", "b3210"})
+        if (q.count(m) && m != "b3210") return "";  // a partial destination mask: not handled
+      if (q.count("min") || q.count("max")) return "";  // ptxas: illegal for the 4-way forms
+      const int merge = q.count("add") ? 1 : 0;
+      const std::string name = op.substr(1, op.size() - 2);
+      const std::string a = v(ops, 1, "unsigned int"), b = v(ops, 2, "unsigned int"),
+                        c = v(ops, 3, "unsigned int");
+      if (!all({a, b, c})) return "";
+      const auto s = [&](std::size_t i) { return parts[i][0] == 's' ? "true" : "false"; };
+      return assign(ops[0], "::cuemu::ptx::video4(::cuemu::ptx::video_op::" +
+                                (name == "absdiff" ? std::string("absdiff") : name) + ", " + a +
+                                ", " + b + ", " + c + ", " + s(1) + ", " + s(2) + ", " + s(3) +
+                                ", " + std::to_string(merge) + ", " +
+                                (q.count("sat") ? "true" : "false") + ")");
+    }
     if (op == "prmt") {
       static const char* const modes[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
       int mode = 0;

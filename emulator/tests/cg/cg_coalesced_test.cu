@@ -216,3 +216,39 @@ TEST(CgCoalesced, LabeledAndBinaryPartition) {
     EXPECT_EQ(r[6 * i + 5], brank * 100 + bsize) << i;
   }
 }
+
+// invoke_one: exactly one thread of each group calls the function (the group's rank 0, as
+// elect.sync picks the lowest lane); invoke_one_broadcast gives every thread of the group what
+// that call returned. Groups: tiles of 8 of a block of 64, and the coalesced lanes t % 3 != 0.
+__global__ void invoke_ops(unsigned* calls, unsigned* caller, unsigned* got) {
+  const unsigned t = threadIdx.x;
+  auto tile = cg::tiled_partition<8>(cg::this_thread_block());
+  cg::invoke_one(tile, [&] {
+    atomicAdd(&calls[0], 1u);
+    caller[t / 8] = t;
+  });
+  got[t] = cg::invoke_one_broadcast(tile, [&] { return atomicAdd(&calls[1], 1u) * 1000 + t; });
+  if (t % 3 != 0) {
+    cg::coalesced_group g = cg::coalesced_threads();
+    cg::invoke_one(g, [&] { atomicAdd(&calls[2], 1u); });
+    got[64 + t] = cg::invoke_one_broadcast(g, [&] { return t; });
+  }
+}
+
+TEST(CoalescedGroup, InvokeOneCallsOnceAndBroadcasts) {
+  device_buffer<unsigned> calls(std::vector<unsigned>(3, 0)), caller(8), got(128);
+  invoke_ops<<<1, 64>>>(calls.ptr, caller.ptr, got.ptr);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const auto c = calls.to_host(), who = caller.to_host(), g = got.to_host();
+  EXPECT_EQ(c[0], 8u);  // one call per tile
+  EXPECT_EQ(c[1], 8u);
+  EXPECT_EQ(c[2], 2u);  // one per warp's coalesced group
+  for (unsigned k = 0; k < 8; ++k) EXPECT_EQ(who[k], 8 * k) << k;
+  for (unsigned t = 0; t < 64; ++t) {
+    EXPECT_EQ(g[t] % 1000, t / 8 * 8) << t;          // the tile's rank 0 made the call
+    EXPECT_EQ(g[t], g[t / 8 * 8]) << t;              // and every thread got its result
+    unsigned first = t / 32 * 32;  // the warp's lowest lane with t % 3 != 0
+    while (first % 3 == 0) ++first;
+    if (t % 3 != 0) EXPECT_EQ(g[64 + t], first) << t;
+  }
+}

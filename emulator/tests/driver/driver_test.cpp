@@ -452,13 +452,13 @@ TEST(ToolkitHeaders, AToolkitHeaderIsAnErrorNamingItAndTheLine) {
 TEST(ToolkitHeaders, TheMachinesToolkitDoesNotLeakIn) {
   struct stat st;
   if (stat("/usr/local/include/cuda_runtime_api.h", &st) != 0) GTEST_SKIP() << "no toolkit in /usr/local/include";
-  const std::string src = testing::TempDir() + "/uses_curand.cu";
-  std::ofstream(src) << "#include <curand_kernel.h>\n__global__ void k(curandState* s) { curand_init(1, 0, 0, s); }\n"
-                        "int main() { return 0; }\n";
+  // (cuRAND's device headers are the exception: compiled as device code, tests/curand.)
+  const std::string src = testing::TempDir() + "/uses_cublas.cu";
+  std::ofstream(src) << "#include <cublas_v2.h>\nint main() { cublasHandle_t h; return cublasCreate(&h); }\n";
   const result r = cuemu("run " + src);
   EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_TRUE(has(r, src + ":1: error: cuemu does not provide <curand_kernel.h>; the CUDA toolkit's copy found at "
-                             "/usr/local/include/curand_kernel.h is not used"))
+  EXPECT_TRUE(has(r, src + ":1: error: cuemu does not provide <cublas_v2.h>; the CUDA toolkit's copy found at "
+                             "/usr/local/include/cublas_v2.h is not used"))
       << r.out;
 }
 
@@ -477,6 +477,22 @@ TEST(Driver, GeneralInlinePtxComputesWhatTheGpuDoes) {
   const result r = cuemu("run " + program("ptx_general.cu"));
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(r.out, expected("ptx_general.txt"));
+}
+
+// The 4-way SIMD video instructions (vabsdiff4 and kin, as stereoDisparity uses): signed and
+// unsigned bytes, saturation and the .add merge, as an H200 computes them.
+TEST(Driver, SimdVideoInlinePtxComputesWhatTheGpuDoes) {
+  const result r = cuemu("run " + program("ptx_video.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, expected("ptx_video.txt"));
+}
+
+// The SIMD video intrinsics (saturating, averaging, comparing, absolute and negating forms, sums
+// of absolute differences), __dp2a_lo/_hi and sm_90's DPX functions on 64 operand pairs.
+TEST(Driver, SimdAndDpxIntrinsicsComputeWhatTheGpuDoes) {
+  const result r = cuemu("run " + program("simd_dpx.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, expected("simd_dpx.txt"));
 }
 
 // cp.async into `__shared__ alignas(16)` memory: 16-, 8- and 4-byte copies, a partial source

@@ -61,6 +61,14 @@ run graphMemoryNodes         3_CUDA_Features/graphMemoryNodes          'Cleanup 
 run jacobiCudaGraphs         3_CUDA_Features/jacobiCudaGraphs          'jacobiCudaGraphs PASSED' main.cpp jacobi.cu
 run streamOrderedAllocation  2_Concepts_and_Techniques/streamOrderedAllocation 'streamOrderedAllocationPostSync PASSED' streamOrderedAllocation.cu
 run StreamPriorities         3_CUDA_Features/StreamPriorities          'HI  priority stream' StreamPriorities.cu
+run simpleTexture            0_Introduction/simpleTexture              'simpleTexture completed, returned OK' simpleTexture.cu
+run simpleLayeredTexture     0_Introduction/simpleLayeredTexture       'Comparing kernel output' simpleLayeredTexture.cu
+run simpleSurfaceWrite       0_Introduction/simpleSurfaceWrite         'simpleSurfaceWrite completed, returned OK' simpleSurfaceWrite.cu
+run simpleCubemapTexture     0_Introduction/simpleCubemapTexture       'Comparing kernel output' simpleCubemapTexture.cu
+run convolutionTexture       2_Concepts_and_Techniques/convolutionTexture 'Test passed'      convolutionTexture.cu convolutionTexture_gold.cpp main.cpp
+run dct8x8                   2_Concepts_and_Techniques/dct8x8          'Test passed'        dct8x8.cu BmpUtil.cpp DCT8x8_Gold.cpp
+run stereoDisparity          5_Domain_Specific/stereoDisparity         'CPU Checksum'       stereoDisparity.cu
+run HSOpticalFlow            5_Domain_Specific/HSOpticalFlow           'L1 error'           flowCUDA.cu flowGold.cpp main.cpp
 
 echo "passed $pass, failed $fail (logs in $logdir)"
 [ $fail -eq 0 ]

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include <cuda_runtime.h>
 
@@ -588,6 +589,23 @@ inline auto thread_rank(const G& g) -> decltype(g.thread_rank()) {
 template <class G>
 inline auto group_size(const G& g) -> decltype(g.num_threads()) {
   return g.num_threads();
+}
+
+// invoke_one: one thread of the group (its rank 0, the lane elect.sync picks in a warp) calls fn;
+// invoke_one_broadcast (coalesced groups and tiles) also gives every thread the result.
+template <class Group, class Fn, class... Args>
+inline void invoke_one(const Group& group, Fn&& fn, Args&&... args) {
+  if (group.thread_rank() == 0) std::forward<Fn>(fn)(std::forward<Args>(args)...);
+}
+template <class Group, class Fn, class... Args>
+inline auto invoke_one_broadcast(const Group& group, Fn&& fn, Args&&... args)
+    -> std::remove_reference_t<decltype(std::forward<Fn>(fn)(std::forward<Args>(args)...))> {
+  using result_type = decltype(std::forward<Fn>(fn)(std::forward<Args>(args)...));
+  static_assert(!std::is_same_v<result_type, void>,
+                "For invocables returning void invoke_one should be used instead");
+  std::remove_cv_t<std::remove_reference_t<result_type>> result{};
+  if (group.thread_rank() == 0) result = std::forward<Fn>(fn)(std::forward<Args>(args)...);
+  return group.shfl(result, 0);
 }
 
 }  // namespace cooperative_groups

@@ -55,6 +55,10 @@ __global__ void fetch(cudaTextureObject_t t, float* out, int* iout, int n) {
     iout[i] = tex1Dfetch<int>(t, i - 2);
   }
 }
+__global__ void sample_cube(cudaTextureObject_t t, const float4* dir, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = texCubemap<float>(t, dir[i].x, dir[i].y, dir[i].z);
+}
 __global__ void surface_square(cudaSurfaceObject_t s, int w, int h) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   if (x < w && y < h) {
@@ -389,6 +393,41 @@ int main() {
   std::printf("surface of an array without cudaArraySurfaceLoadStore: %s\n",
               cudaGetErrorName(cudaCreateSurfaceObject(&bad, &crd)));
   cudaGetLastError();
+  // A cubemap of 4x4 faces, texel = face * 100 + y * 10 + x: directions along each axis and
+  // between them, point and linear.
+  {
+    float cube[6][4][4];
+    for (int f = 0; f < 6; ++f)
+      for (int y = 0; y < 4; ++y)
+        for (int x = 0; x < 4; ++x) cube[f][y][x] = f * 100.f + y * 10.f + x;
+    cudaArray_t ca;
+    CHECK(cudaMalloc3DArray(&ca, &fdesc, make_cudaExtent(4, 4, 6), cudaArrayCubemap));
+    cudaMemcpy3DParms cp = {};
+    cp.srcPtr = make_cudaPitchedPtr(cube, 4 * sizeof(float), 4, 4);
+    cp.dstArray = ca;
+    cp.extent = make_cudaExtent(4, 4, 6);
+    cp.kind = cudaMemcpyHostToDevice;
+    CHECK(cudaMemcpy3D(&cp));
+    float4 dirs[20];
+    for (int i = 0; i < 20; ++i) {
+      const float a = 0.9f * (i % 7) - 2.6f, b = 0.55f * (i % 5) - 1.1f, c = (i % 3) - 1.f + 0.3f;
+      dirs[i] = make_float4(i % 6 == 0 ? 1.f : a, i % 6 == 2 ? -1.f : b, i % 6 == 4 ? 1.f : c, 0);
+    }
+    float4* d_dirs = upload(dirs, 20);
+    for (int filter = 0; filter < 2; ++filter) {
+      cudaTextureObject_t t = make_texture(ca, (cudaTextureFilterMode)filter,
+                                           cudaAddressModeClamp, true, cudaReadModeElementType);
+      sample_cube<<<1, 32>>>(t, d_dirs, d_out, 20);
+      float o[20];
+      CHECK(cudaMemcpy(o, d_out, sizeof o, cudaMemcpyDeviceToHost));
+      std::printf("cubemap %s:", filter ? "linear" : "point");
+      for (float v : o) std::printf(" %08x", bits(v));
+      std::printf("\n");
+      CHECK(cudaDestroyTextureObject(t));
+    }
+    CHECK(cudaFreeArray(ca));
+    CHECK(cudaFree(d_dirs));
+  }
   CHECK(cudaDestroySurfaceObject(so));
   CHECK(cudaFreeArray(copy));
   CHECK(cudaFreeArray(sfa));
