@@ -22,11 +22,13 @@ bool is_file(const std::string& path) {
 
 // The toolkit's headers that are plain CUDA C++ the emulator compiles as a program's own code:
 // cuRAND's device API (curand_kernel.h and the headers it includes; its inline PTX is of the
-// kind the translator gives a CPU meaning).
+// kind the translator gives a CPU meaning) and the 8/6/4-bit float types (cuda_fp8.h, ...).
 bool compiled_from_toolkit(const std::string& path) {
   const std::size_t slash = path.rfind('/');
   const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  return name == "curand.h" || name.rfind("curand_", 0) == 0;
+  return name == "curand.h" || name.rfind("curand_", 0) == 0 || name == "cuda_fp8.h" ||
+         name == "cuda_fp8.hpp" || name == "cuda_fp6.h" || name == "cuda_fp6.hpp" ||
+         name == "cuda_fp4.h" || name == "cuda_fp4.hpp";
 }
 
 // A toolkit include directory is one holding cuda_runtime_api.h that is not the emulator's.
@@ -95,7 +97,10 @@ std::vector<std::string> toolkit_header_errors(const std::string& text, const st
       std::string header, dir;
       if (it == toolkit_file.end())
         it = toolkit_file.emplace(next_file, finder.find(next_file, header, dir)).first;
-      const bool from_toolkit = toolkit_file.count(file) && toolkit_file[file];
+      // A toolkit header compiled as the program's own code may include its siblings (their
+      // include guards, set by the emulator's headers first, leave them empty).
+      const bool from_toolkit = (toolkit_file.count(file) && toolkit_file[file]) ||
+                                compiled_from_toolkit(file);
       if (enters && it->second && !from_toolkit && finder.find(next_file, header, dir))
         errors.push_back(file + ":" + std::to_string(line) + ": error: " + message(header, next_file));
       file = next_file;

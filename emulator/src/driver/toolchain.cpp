@@ -71,7 +71,8 @@ std::vector<std::string> nvcc_macros(const options& o, bool cuda) {
       {"__NVCC__", "1"}, {"__CUDACC_VER_MAJOR__", "13"}, {"__CUDACC_VER_MINOR__", "0"},
       {"__CUDACC_VER_BUILD__", "88"}, {"__CUDA_API_VER_MAJOR__", "13"},
       {"__CUDA_API_VER_MINOR__", "0"},
-      // CCCL: NVTX ranges and the 8/6/4-bit float types use toolkit headers cuemu does not provide.
+      // CCCL: NVTX ranges use toolkit headers cuemu does not provide; the 8/6/4-bit float types
+      // come from the toolkit's headers (cuda_fp8.h), which a machine without a toolkit lacks.
       {"CCCL_DISABLE_NVTX", "1"}, {"CCCL_DISABLE_NVFP8_SUPPORT", "1"}};
   std::vector<std::string> out;
   if (cuda && o.fast_math) out.push_back("-D__USE_FAST_MATH__=1");

@@ -69,6 +69,14 @@ run convolutionTexture       2_Concepts_and_Techniques/convolutionTexture 'Test 
 run dct8x8                   2_Concepts_and_Techniques/dct8x8          'Test passed'        dct8x8.cu BmpUtil.cpp DCT8x8_Gold.cpp
 run stereoDisparity          5_Domain_Specific/stereoDisparity         'CPU Checksum'       stereoDisparity.cu
 run HSOpticalFlow            5_Domain_Specific/HSOpticalFlow           'L1 error'           flowCUDA.cu flowGold.cpp main.cpp
+run simplePitchLinearTexture 0_Introduction/simplePitchLinearTexture  'completed, returned OK' simplePitchLinearTexture.cu
+run MC_EstimatePiInlineP     2_Concepts_and_Techniques/MC_EstimatePiInlineP 'Relative error'  -I inc src/main.cpp src/piestimator.cu src/test.cpp
+run MC_SingleAsianOptionP    2_Concepts_and_Techniques/MC_SingleAsianOptionP 'MonteCarloSingleAsianOptionP, Performance' -I inc src/main.cpp src/pricingengine.cu src/test.cpp
+run clock                    0_Introduction/clock                      'Average clocks/block' clock.cu
+run simpleOccupancy          0_Introduction/simpleOccupancy            'Test PASSED'        simpleOccupancy.cu
+run template                 0_Introduction/template                   'Processing time'    template.cu template_cpu.cpp
+run inlinePTX                2_Concepts_and_Techniques/inlinePTX       'Test Successful'    inlinePTX.cu
+run alignedTypes             6_Performance/alignedTypes                'Test passed'        alignedTypes.cu
 
 echo "passed $pass, failed $fail (logs in $logdir)"
 [ $fail -eq 0 ]
