@@ -50,7 +50,7 @@ run fp16ScalarProduct        0_Introduction/fp16ScalarProduct          'fp16Scal
 run simpleHyperQ             0_Introduction/simpleHyperQ               'Measured time for sample'  simpleHyperQ.cu
 run reductionMultiBlockCG    2_Concepts_and_Techniques/reductionMultiBlockCG 'GPU result'  reductionMultiBlockCG.cu
 run simpleAWBarrier          0_Introduction/simpleAWBarrier            'Result = PASSED'   simpleAWBarrier.cu
-run globalToShmemAsyncCopy   3_CUDA_Features/globalToShmemAsyncCopy    'Result = PASS'     globalToShmemAsyncCopy.cu
+run globalToShmemAsyncCopy   3_CUDA_Features/globalToShmemAsyncCopy    'Result = PASS'     globalToShmemAsyncCopy.cu -- -wA=256 -hA=256 -wB=256 -hB=256
 run conjugateGradientMultiBlockCG 4_CUDA_Libraries/conjugateGradientMultiBlockCG 'conjugateGradientMultiBlockCG PASSED' conjugateGradientMultiBlockCG.cu
 run asyncAPI                 0_Introduction/asyncAPI                   'while waiting for GPU to finish' asyncAPI.cu
 run simpleStreams            0_Introduction/simpleStreams              '4 streams:'        simpleStreams.cu
