@@ -12,6 +12,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "runtime/array.h"
 #include "runtime/graph.h"
 #include "runtime/runtime.h"
 
@@ -482,8 +483,10 @@ extern "C" cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphEx
   return with_exec_node(hGraphExec, node, [&](CUgraphNode_st& n) {
     if (n.body.type != cudaGraphNodeTypeMemcpy) return cudaErrorInvalidValue;
     const graph_node_scope for_graph(true);
-    if (cudaError_t e = validate_copy(*pNodeParams); e != cudaSuccess) return e;
-    n.body.copy = *pNodeParams;
+    cudaMemcpy3DParms p = *pNodeParams;
+    if (cudaError_t e = resolve_copy_arrays(p); e != cudaSuccess) return e;
+    if (cudaError_t e = validate_copy(p); e != cudaSuccess) return e;
+    n.body.copy = p;
     return cudaSuccess;
   });
 }

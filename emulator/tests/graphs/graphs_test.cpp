@@ -65,4 +65,14 @@ TEST(GraphMemory, CopyFromFreedGraphMemoryIsInvalid) {
       << r.out;
 }
 
+// Memcpy nodes naming a CUDA array, in the graph and through cudaGraphExecMemcpyNodeSetParams:
+// the image comes back unchanged both times.
+TEST(GraphArrays, MemcpyNodesCopyToAndFromArrays) {
+  const cuemu_result r = run_cuemu("run " + program("graph_array_copy.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("cudaSuccess cudaSuccess cudaSuccess cudaSuccess: 0 0 differ"),
+            std::string::npos)
+      << r.out;
+}
+
 }  // namespace
