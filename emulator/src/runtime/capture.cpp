@@ -182,6 +182,16 @@ cudaError_t capture_free(cudaStream_t stream, void* p) {
   return cudaSuccess;
 }
 
+namespace {
+// An external event record or wait: a node of its own in the capture.
+cudaError_t capture_event_node(cudaStream_t stream, cudaGraphNodeType type, cudaEvent_t e) {
+  node_body b;
+  b.type = type;
+  b.event = e;
+  return capture_node(stream, std::move(b));
+}
+}  // namespace
+
 bool capture_event_record(cudaEvent_t e, cudaStream_t stream, unsigned flags, cudaError_t& result) {
   if (st().active.load(std::memory_order_relaxed) == 0) {
     // Fast path; an event recorded in an earlier capture is recorded normally now.
@@ -202,10 +212,7 @@ bool capture_event_record(cudaEvent_t e, cudaStream_t stream, unsigned flags, cu
   }
   if (flags & cudaEventRecordExternal) {
     lock.unlock();
-    node_body b;
-    b.type = cudaGraphNodeTypeEventRecord;
-    b.event = e;
-    result = capture_node(stream, std::move(b));
+    result = capture_event_node(stream, cudaGraphNodeTypeEventRecord, e);
     return true;
   }
   st().events[e] = {c, c->deps[s]};
@@ -241,10 +248,7 @@ bool capture_event_wait(cudaStream_t stream, cudaEvent_t e, unsigned flags, cuda
   }
   if (flags & cudaEventWaitExternal) {
     lock.unlock();
-    node_body b;
-    b.type = cudaGraphNodeTypeWaitEvent;
-    b.event = e;
-    result = capture_node(stream, std::move(b));
+    result = capture_event_node(stream, cudaGraphNodeTypeWaitEvent, e);
     return true;
   }
   // An event recorded outside any capture: its work was issued before the graph can be

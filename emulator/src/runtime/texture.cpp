@@ -19,6 +19,8 @@
 #include <cuda_runtime_api.h>
 #include <texture_types.h>
 
+#include <cuemu/fp16/format.h>
+
 #include "exec/current_thread.h"
 #include "runtime/array.h"
 #include "runtime/runtime.h"
@@ -120,51 +122,10 @@ cudaError_t describe(const cudaResourceDesc& r, image& img, int* dims = nullptr)
   return cudaSuccess;
 }
 
-float half_to_float(std::uint16_t h) {
-  const std::uint32_t sign = (h & 0x8000u) << 16;
-  std::uint32_t exp = (h >> 10) & 0x1f, man = h & 0x3ffu, bits;
-  if (exp == 0x1f) {
-    bits = sign | 0x7f800000u | (man << 13);
-  } else if (exp == 0) {
-    if (man == 0) {
-      bits = sign;
-    } else {  // subnormal: normalise
-      int e = -1;
-      do {
-        ++e;
-        man <<= 1;
-      } while (!(man & 0x400u));
-      bits = sign | (static_cast<std::uint32_t>(112 - e) << 23) | ((man & 0x3ffu) << 13);
-    }
-  } else {
-    bits = sign | ((exp + 112) << 23) | (man << 13);
-  }
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-// Round to nearest even, as the GPU converts.
-std::uint16_t float_to_half(float f) {
-  std::uint32_t x;
-  std::memcpy(&x, &f, 4);
-  const std::uint32_t sign = (x >> 16) & 0x8000u;
-  x &= 0x7fffffffu;
-  if (x >= 0x7f800000u) return static_cast<std::uint16_t>(sign | 0x7c00u | (x > 0x7f800000u ? 0x200u : 0));
-  if (x >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // overflow to inf
-  if (x < 0x38800000u) {  // subnormal half (or zero)
-    if (x < 0x33000000u) return static_cast<std::uint16_t>(sign);
-    const std::uint32_t e = x >> 23, m = (x & 0x7fffffu) | 0x800000u;
-    const int shift = 126 - static_cast<int>(e);  // 14..24
-    std::uint32_t h = m >> shift;
-    const std::uint32_t rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
-    if (rem > half || (rem == half && (h & 1))) ++h;
-    return static_cast<std::uint16_t>(sign | h);
-  }
-  std::uint32_t h = ((x - 0x38000000u) >> 13);
-  const std::uint32_t rem = x & 0x1fffu;
-  if (rem > 0x1000u || (rem == 0x1000u && (h & 1))) ++h;
-  return static_cast<std::uint16_t>(sign | h);
+// Half texels: the fp16 format's exact conversions (cuemu/fp16/format.h).
+float half_to_float(std::uint16_t h) { return fp16::to_float<fp16::half_format>(h); }
+float round_to_half(float f) {
+  return half_to_float(fp16::from_float<fp16::half_format>(f, fp16::round_mode::rn));
 }
 
 // One channel of one texel: its raw (sign-extended) value and its value as a float.
@@ -374,7 +335,7 @@ void sample_face(const texture& t, bool normalised_read, texture_shape shape, fl
   }
   // Half texels are filtered at half precision: the result is a half (as an H200's are).
   if (img.desc.f == cudaChannelFormatKindFloat && img.desc.x == 16)
-    for (float& f : out.f) f = half_to_float(float_to_half(f));
+    for (float& f : out.f) f = round_to_half(f);
   for (int c = 0; c < 4; ++c) std::memcpy(&out.u[c], &out.f[c], 4);
 }
 }  // namespace
@@ -425,6 +386,33 @@ void* surface_address(cudaSurfaceObject_t surf, int dims, int x, int y, int z, s
 
 using namespace cuemu::detail;
 
+namespace {
+// The registry's operations on texture and surface objects alike.
+template <class Map>
+unsigned long long register_object(Map& objects, typename Map::mapped_type object) {
+  registry& r = reg();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const unsigned long long handle = r.next++;
+  objects.emplace(handle, std::move(object));
+  return handle;
+}
+template <class Map>
+cudaError_t destroy_object(Map& objects, unsigned long long handle) {
+  std::lock_guard<std::mutex> lock(reg().mutex);
+  if (handle == 0) return cudaSuccess;
+  return objects.erase(handle) ? cudaSuccess : record_error(cudaErrorInvalidValue);
+}
+template <class Map, class Field>
+cudaError_t copy_out(Map& objects, unsigned long long handle,
+                     Field Map::mapped_type::*field, Field* out) {
+  std::lock_guard<std::mutex> lock(reg().mutex);
+  auto it = objects.find(handle);
+  if (!out || it == objects.end()) return record_error(cudaErrorInvalidValue);
+  *out = it->second.*field;
+  return cudaSuccess;
+}
+}  // namespace
+
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t* out, const cudaResourceDesc* res,
                                     const cudaTextureDesc* view, const cudaResourceViewDesc* rv) {
   if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
@@ -440,36 +428,20 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t* out, const cudaResource
   if (view->filterMode == cudaFilterModeLinear && !float_channels &&
       view->readMode != cudaReadModeNormalizedFloat)
     return record_error(cudaErrorInvalidFilterSetting);  // as an H200 answers
-  registry& r = reg();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  *out = r.next++;
-  r.textures.emplace(*out, t);
+  *out = register_object(reg().textures, std::move(t));
   return cudaSuccess;
 }
 
 cudaError_t cudaDestroyTextureObject(cudaTextureObject_t tex) {
-  registry& r = reg();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  if (tex == 0) return cudaSuccess;
-  return r.textures.erase(tex) ? cudaSuccess : record_error(cudaErrorInvalidValue);
+  return destroy_object(reg().textures, tex);
 }
 
 cudaError_t cudaGetTextureObjectResourceDesc(cudaResourceDesc* out, cudaTextureObject_t tex) {
-  registry& r = reg();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  auto it = r.textures.find(tex);
-  if (!out || it == r.textures.end()) return record_error(cudaErrorInvalidValue);
-  *out = it->second.resource;
-  return cudaSuccess;
+  return copy_out(reg().textures, tex, &texture::resource, out);
 }
 
 cudaError_t cudaGetTextureObjectTextureDesc(cudaTextureDesc* out, cudaTextureObject_t tex) {
-  registry& r = reg();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  auto it = r.textures.find(tex);
-  if (!out || it == r.textures.end()) return record_error(cudaErrorInvalidValue);
-  *out = it->second.view;
-  return cudaSuccess;
+  return copy_out(reg().textures, tex, &texture::view, out);
 }
 
 cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* out, const cudaResourceDesc* res) {
@@ -479,25 +451,14 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* out, const cudaResource
   surface s{*res, {}, 1};
   if (cudaError_t e = describe(*res, s.img, &s.dims); e != cudaSuccess) return record_error(e);
   // An array made without cudaArraySurfaceLoadStore is accepted, as an H200 accepts it.
-  registry& r = reg();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  *out = r.next++;
-  r.surfaces.emplace(*out, s);
+  *out = register_object(reg().surfaces, std::move(s));
   return cudaSuccess;
 }
 
 cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surf) {
-  registry& r = reg();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  if (surf == 0) return cudaSuccess;
-  return r.surfaces.erase(surf) ? cudaSuccess : record_error(cudaErrorInvalidValue);
+  return destroy_object(reg().surfaces, surf);
 }
 
 cudaError_t cudaGetSurfaceObjectResourceDesc(cudaResourceDesc* out, cudaSurfaceObject_t surf) {
-  registry& r = reg();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  auto it = r.surfaces.find(surf);
-  if (!out || it == r.surfaces.end()) return record_error(cudaErrorInvalidValue);
-  *out = it->second.resource;
-  return cudaSuccess;
+  return copy_out(reg().surfaces, surf, &surface::resource, out);
 }
