@@ -69,9 +69,16 @@ void make_configuration_cooperative() noexcept;
 class block_executor;
 inline thread_local block_executor* t_current_executor = nullptr;
 
-// True when a __global__ function is entered from host code (a launch), false on a CUDA thread.
-// Inline: every CUDA thread asks it once, at the top of the kernel.
-inline bool is_host_call() noexcept { return t_current_executor == nullptr; }
+// Set by push_call_configuration on a CUDA thread: the __global__ function called next is a
+// launch from device code (dynamic parallelism), not the body of a CUDA thread.
+inline thread_local bool t_device_launch_pending = false;
+
+// True when a __global__ function is entered as a launch (from host code, or by a <<<...>>> in
+// device code), false when the executor calls it as a CUDA thread's body. Inline: every CUDA
+// thread asks it once, at the top of the kernel.
+inline bool is_launch_call() noexcept {
+  return t_current_executor == nullptr || t_device_launch_pending;
+}
 
 // Validates the configuration popped from push_call_configuration and runs the grid.
 cudaError_t launch(const kernel_entry& entry);
@@ -109,7 +116,7 @@ template <auto F>
     b.current = lane[slot];
     threadIdx = tid[slot];
     // On a CUDA thread: lets the compiler drop the kernel prologue's host path (a call) here.
-    if (is_host_call()) __builtin_unreachable();
+    if (is_launch_call()) __builtin_unreachable();
     try {
       std::apply(F, args);
     } catch (const thread_exit_signal&) {

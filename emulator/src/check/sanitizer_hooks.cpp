@@ -166,6 +166,13 @@ extern "C" void __asan_on_error() {
          "-byte graph allocation (a graph's allocation node, or cudaMallocAsync in a stream "
          "capture), used while not allocated: before the graph launch reached its allocation "
          "node or after its free\n";
+  } else if (desc == "use-after-poison" && (al_graph = lookup_allocation(addr)) &&
+             is_device_heap(*al_graph)) {
+    // Device-heap memory freed by device code stays poisoned (runtime/memory.cpp).
+    r.fault_class = "use after free";
+    d += ", " + std::to_string(a - al_graph->base) + " bytes into a " +
+         std::to_string(al_graph->size) +
+         "-byte allocation made by cudaMalloc in device code, freed by device code\n";
   } else if (desc == "global-buffer-overflow") {
     r.fault_class = "out-of-bounds access";
     d += " outside a global variable (a __device__ or __constant__ variable, or a host global)\n";

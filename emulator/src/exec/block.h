@@ -76,6 +76,12 @@ class block_executor {
     return l ? static_cast<int>(l->index) : -1;
   }
   const launch_state* current_launch() const noexcept { return launch_; }
+  launch_state* current_launch() noexcept { return launch_; }
+
+  // The device runtime's last error of the CUDA thread running now (cudaGetLastError and
+  // cudaPeekAtLastError in device code): per CUDA thread, cleared with each block.
+  cudaError_t last_error(bool clear) noexcept;
+  void set_last_error(cudaError_t e);
   // The launch whose block this executor runs now (read by other threads: exec/progress.cpp).
   const launch_state* running_launch() const noexcept {
     return running_launch_.load(std::memory_order_acquire);
@@ -199,6 +205,9 @@ class block_executor {
   launch_state* launch_ = nullptr;
   uint3 block_idx_{0, 0, 0};
   std::vector<lane> lanes_;
+  // (lane index, error) of the lanes whose device runtime call failed in this block: rare, so
+  // a list, emptied at each block, rather than a field every block would reset.
+  std::vector<std::pair<unsigned, cudaError_t>> last_errors_;
   std::vector<warp> warps_;
   std::vector<unsigned> warp_order_;
   dim3 shape_{0, 0, 0};        // the block shape lanes_/warps_ were laid out for

@@ -16,7 +16,66 @@
 
 namespace cuemu::detail {
 
+namespace {
+
+// The work a grid's threads issued, in an order that does not depend on which worker ran which
+// block: tail launches last, then by block, then in issue order (runs within a block are
+// deterministic).
+std::vector<device_work> take_device_work(launch_state& launch) {
+  std::vector<device_work> work;
+  {
+    std::lock_guard<std::mutex> lock(launch.work_mutex);
+    work.swap(launch.device_launched);
+  }
+  std::sort(work.begin(), work.end(), [](const device_work& a, const device_work& b) {
+    if (a.tail != b.tail) return b.tail;
+    if (a.block != b.block) return a.block < b.block;
+    return a.seq < b.seq;
+  });
+  return work;
+}
+
+void run_blocks(launch_state& launch);
+
+}  // namespace
+
 void run_grid(launch_state& launch) {
+  run_blocks(launch);
+  // Then the work its threads issued, depth first: each child grid's own work right after it. A
+  // loop, not recursion: a chain of launches may be thousands of grids deep. A fault anywhere
+  // stops the rest, as it ends a GPU context.
+  struct level {
+    launch_state* owner;
+    std::vector<device_work> work;
+    std::size_t next = 0;
+  };
+  std::vector<level> stack;
+  stack.push_back({&launch, take_device_work(launch)});
+  while (!stack.empty()) {
+    level& l = stack.back();
+    if (l.next == l.work.size() || l.owner->aborted.load(std::memory_order_relaxed)) {
+      const bool aborted = l.owner->aborted.load(std::memory_order_relaxed);
+      stack.pop_back();
+      if (stack.empty()) break;
+      level& up = stack.back();
+      if (aborted) up.owner->aborted = true;
+      up.work[up.next - 1].grid.reset();  // the finished grid, with its copy of the parameters
+      continue;
+    }
+    device_work& w = l.work[l.next++];
+    if (w.grid) {
+      launch_state& child = *w.grid;
+      run_blocks(child);
+      stack.push_back({&child, take_device_work(child)});
+    } else if (w.op) {
+      w.op();
+    }
+  }
+}
+
+namespace {
+
+void run_blocks(launch_state& launch) {
   const dim3 g = launch.grid;
   const std::size_t nblocks = static_cast<std::size_t>(g.x) * g.y * g.z;
   launch.blocks = nblocks;
@@ -56,6 +115,15 @@ void run_grid(launch_state& launch) {
   launch.job = nullptr;
   hooks::launch_end(launch);
   shared_memory_launch_end();
+}
+
+}  // namespace
+
+void issue_device_work(launch_state& launch, std::size_t block, device_work w) {
+  w.block = block;
+  w.seq = launch.issued.fetch_add(1, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(launch.work_mutex);
+  launch.device_launched.push_back(std::move(w));
 }
 
 std::string kernel_display_name(const char* spelled, const char* pretty) {

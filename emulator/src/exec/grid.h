@@ -4,9 +4,12 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include <cuemu/launch.h>
 #include <cuemu/sync_functions.h>
@@ -15,6 +18,20 @@
 namespace cuemu::detail {
 
 class pool_job;
+struct launch_state;
+
+// Work a grid's CUDA threads issued through the device runtime (dynamic parallelism): a child
+// grid, or a copy or memset. It runs once the grid's blocks have finished, in the order (tail
+// launches last, launching block, issue order); each child grid's own work runs right after it.
+// Since CUDA 12 a parent cannot wait for its children (cudaDeviceSynchronize is gone from device
+// code) and its grid completes only after all of them, so this is one of a GPU's schedules.
+struct device_work {
+  std::size_t block = 0;   // linear index of the issuing block
+  std::uint64_t seq = 0;   // issue order within the grid
+  bool tail = false;       // cudaStreamTailLaunch: after all the grid's other work
+  std::shared_ptr<launch_state> grid;  // a child grid (its parameters owned by it), or
+  std::function<void()> op;            // a copy or memset
+};
 
 struct launch_state {
   kernel_entry entry;
@@ -45,6 +62,12 @@ struct launch_state {
     unsigned long long generation = 0;
   };
   std::unique_ptr<grid_barrier> grid_sync;  // made for cooperative launches only
+
+  // Dynamic parallelism: 0 for a grid launched from the host, else its parent's depth + 1.
+  int depth = 0;
+  std::mutex work_mutex;
+  std::vector<device_work> device_launched;  // issued by this grid's threads, not yet run
+  std::atomic<std::uint64_t> issued{0};
 };
 
 // Blocks of the launch in flight now (run by a worker or helper), and finished
@@ -59,8 +82,18 @@ std::size_t resident_grid_limit(const launch_state& launch);
 int resident_blocks_per_multiprocessor(unsigned block_threads, std::size_t dynamic_shared,
                                        int max_dynamic_shared);
 
-// Runs every block of the launch on the worker pool; returns when all are done (or aborted).
+// Runs every block of the launch on the worker pool, then the work its threads launched (and
+// theirs); returns when all are done (or aborted).
 void run_grid(launch_state& launch);
+
+// The linear index of the calling CUDA thread's block in `launch`'s grid.
+inline std::size_t linear_block_index(const launch_state& launch) noexcept {
+  return (static_cast<std::size_t>(blockIdx.z) * launch.grid.y + blockIdx.y) * launch.grid.x +
+         blockIdx.x;
+}
+
+// Queues work issued by a CUDA thread of `launch`'s block `block` (runtime/device_runtime.cpp).
+void issue_device_work(launch_state& launch, std::size_t block, device_work w);
 
 // Readable kernel name from the translator's spelling and __PRETTY_FUNCTION__.
 std::string kernel_display_name(const char* spelled, const char* pretty);

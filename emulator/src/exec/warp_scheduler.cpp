@@ -46,6 +46,7 @@ block_executor::lane* block_executor::pick_slow() {
 
 
 void block_executor::setup_block(const launch_state& launch, std::uint64_t schedule_salt) {
+  last_errors_.clear();
   const exec_options& opt = options();
   const dim3 b = launch.block;
   const unsigned n = b.x * b.y * b.z;
@@ -227,6 +228,30 @@ bool block_executor::describe_current(uint3& block, uint3& thread) const noexcep
   block = block_idx_;
   thread = l->tid;
   return true;
+}
+
+
+cudaError_t block_executor::last_error(bool clear) noexcept {
+  const lane* l = cur();
+  if (!l) return cudaSuccess;
+  for (auto it = last_errors_.begin(); it != last_errors_.end(); ++it)
+    if (it->first == l->index) {
+      const cudaError_t e = it->second;
+      if (clear) last_errors_.erase(it);
+      return e;
+    }
+  return cudaSuccess;
+}
+
+void block_executor::set_last_error(cudaError_t e) {
+  const lane* l = cur();
+  if (!l) return;
+  for (auto& [index, error] : last_errors_)
+    if (index == l->index) {
+      error = e;
+      return;
+    }
+  last_errors_.emplace_back(l->index, e);
 }
 
 }  // namespace cuemu::detail

@@ -517,6 +517,7 @@ extern "C" cudaError_t cudaCtxResetPersistingL2Cache(void) {
 }
 
 extern "C" cudaError_t cudaDeviceSynchronize(void) {
+  if (on_cuda_thread()) device_call_unsupported("cudaDeviceSynchronize()");
   if (cudaError_t c = capture_forbids_unsafe_call(); c != cudaSuccess) return record_error(c);
   synchronize_device();
   flush_device_output();

@@ -22,8 +22,6 @@ std::string& buffer() {
   return *b;
 }
 
-bool on_cuda_thread() noexcept { return t_current_executor != nullptr; }
-
 int buffer_vprintf(const char* format, va_list ap) {
   char small[512];
   va_list copy;

@@ -6,6 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "exec/block.h"
 #include "runtime/runtime.h"
 
 namespace cuemu::detail {
@@ -166,7 +167,12 @@ const error_text* find_text(cudaError_t e) {
 }  // namespace
 
 cudaError_t record_error(cudaError_t e) {
-  if (e != cudaSuccess) t_last_error = e;
+  if (e == cudaSuccess) return e;
+  // Device code's calls: the calling CUDA thread's error, not its worker's.
+  if (block_executor* x = current_executor())
+    x->set_last_error(e);
+  else
+    t_last_error = e;
   return e;
 }
 
@@ -189,6 +195,7 @@ void reset_errors_for_testing() {
 using namespace cuemu::detail;
 
 extern "C" cudaError_t cudaGetLastError(void) {
+  if (block_executor* x = current_executor()) return x->last_error(true);
   const cudaError_t e = t_last_error;
   t_last_error = cudaSuccess;
   const cudaError_t s = sticky_error();
@@ -196,6 +203,7 @@ extern "C" cudaError_t cudaGetLastError(void) {
 }
 
 extern "C" cudaError_t cudaPeekAtLastError(void) {
+  if (block_executor* x = current_executor()) return x->last_error(false);
   const cudaError_t s = sticky_error();
   return s != cudaSuccess ? s : t_last_error;
 }

@@ -95,6 +95,11 @@ extern "C" cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int
 extern "C" cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
                                                 unsigned int flags) {
   CUEMU_STICKY_CHECK();
+  // Device code records events for cudaStreamWaitEvent ordering only (no timing, no queries).
+  if (on_cuda_thread())
+    return valid_device_stream(stream) && valid_event(event)
+               ? cudaSuccess
+               : record_error(cudaErrorInvalidResourceHandle);
   if (!valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
   if (flags & ~static_cast<unsigned int>(cudaEventRecordExternal))
     return record_error(cudaErrorInvalidValue);

@@ -73,17 +73,52 @@ cudaError_t validate(const call_configuration& c, const void* fn, int& max_dynam
   return cudaSuccess;
 }
 
+// A <<<...>>> in device code: checked like a host launch (the stream must be one of the device
+// runtime's), then queued as work of the calling thread's grid with a copy of the parameters.
+// What an H200 answers: a bad configuration is cudaErrorInvalidConfiguration (the host gets
+// cudaErrorInvalidValue for the same); there is no nesting limit as such, but every grid still
+// running holds one of cudaLimitDevRuntimePendingLaunchCount's slots, so a chain of launches fails
+// with cudaErrorLaunchPendingCountExceeded at that depth.
+cudaError_t launch_from_device(const call_configuration& c, const kernel_entry& e) {
+  call_configuration host_checked = c;
+  host_checked.stream = nullptr;
+  int max_dynamic_shared = 0;
+  if (validate(host_checked, e.fn, max_dynamic_shared) != cudaSuccess)
+    return cudaErrorInvalidConfiguration;
+  if (!valid_device_stream(c.stream)) return cudaErrorInvalidResourceHandle;
+  if (c.cooperative) return cudaErrorNotSupported;
+  launch_state* parent = current_executor()->current_launch();
+  if (static_cast<std::size_t>(parent->depth) >=
+      device_limit(cudaLimitDevRuntimePendingLaunchCount))
+    return cudaErrorLaunchPendingCountExceeded;
+  std::shared_ptr<launch_state> L(new launch_state, [](launch_state* l) {
+    if (l->entry.params) l->entry.free_params(const_cast<void*>(l->entry.params));
+    delete l;
+  });
+  L->entry = e;
+  L->entry.params = e.copy_params(e.params);
+  L->max_dynamic_shared = max_dynamic_shared;
+  L->kernel_name = kernel_display_name(e.name, e.signature);
+  L->grid = c.grid;
+  L->block = c.block;
+  L->dynamic_shared = c.shared_mem;
+  L->site = c.where;
+  L->depth = parent->depth + 1;
+  device_work w;
+  w.tail = c.stream == cudaStreamTailLaunch;
+  w.grid = std::move(L);
+  issue_device_work(*parent, linear_block_index(*parent), std::move(w));
+  return cudaSuccess;
+}
+
 }  // namespace
 
 int push_call_configuration(dim3 grid, dim3 block, std::size_t shared_mem, cudaStream_t stream,
                             const char* file, int line) {
-  if (current_executor()) {
-    std::fprintf(stderr,
-                 "cuemu: %s:%d: a kernel launch from device code (dynamic parallelism) is not "
-                 "supported by the emulator\n",
-                 file, line);
-    std::abort();
-  }
+  // On a CUDA thread: the kernel called next is launched (dynamic parallelism). Nothing can
+  // switch lanes between this and that call (the arguments are evaluated in between, and the
+  // stub's prologue reads the flag first thing).
+  if (current_executor()) t_device_launch_pending = true;
   t_configurations.push_back({grid, block, shared_mem, stream, {file, line}, false});
   return 0;
 }
@@ -102,6 +137,10 @@ cudaError_t launch(const kernel_entry& e) {
   }
   const call_configuration c = t_configurations.back();
   t_configurations.pop_back();
+  if (current_executor()) {
+    t_device_launch_pending = false;
+    return t_last_launch = record_error(launch_from_device(c, e));
+  }
   if (cudaError_t s = sticky_error(); s != cudaSuccess) return t_last_launch = record_error(s);
   int max_dynamic_shared = 0;
   if (cudaError_t v = validate(c, e.fn, max_dynamic_shared); v != cudaSuccess)

@@ -10,6 +10,7 @@
 // memory returns when done; cudaMemset is asynchronous unless it writes pinned host memory.
 // cudaFree and its kin wait for the device first, as CUDA's do.
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -45,6 +46,8 @@ constexpr unsigned int k_graph_memory = 0x80000000u;
 // A graph allocation the program may name in API calls: the graph launches issued so far leave
 // it allocated (set at the call, not when the stream reaches the work, as CUDA maps it).
 constexpr unsigned int k_graph_mapped = 0x40000000u;
+// allocation::flags of the device heap: cudaMalloc in device code (only device code frees it).
+constexpr unsigned int k_device_heap = 0x20000000u;
 // Set while a call builds a graph node (capture, or the graph API): its memory need not be
 // allocated yet.
 thread_local bool t_for_graph = false;
@@ -55,6 +58,7 @@ struct table {
   std::map<std::uintptr_t, allocation*> by_base;   // live and recently freed records
   std::deque<std::uintptr_t> freed_bases;          // oldest first, to bound the freed records
   std::size_t device_bytes = 0;                    // live device + managed bytes
+  std::size_t heap_bytes = 0;                      // live device-heap bytes
   graph_memory_counts graph;                       // graph allocations
 };
 
@@ -99,12 +103,24 @@ void insert_locked(table& t, std::uintptr_t base, std::size_t size, memory_kind 
 
 void mark_freed_locked(table& t, allocation* a) {
   a->freed = true;
-  if (a->kind == memory_kind::device || a->kind == memory_kind::managed)
+  if (a->flags & k_device_heap)
+    t.heap_bytes -= a->size;
+  else if (a->kind == memory_kind::device || a->kind == memory_kind::managed)
     t.device_bytes -= a->size;
   t.freed_bases.push_back(a->base);
   while (t.freed_bases.size() > k_max_freed_records) {
     auto it = t.by_base.find(t.freed_bases.front());
-    if (it != t.by_base.end() && it->second->freed) t.by_base.erase(it);
+    if (it != t.by_base.end() && it->second->freed) {
+      const allocation* old = it->second;
+      if (old->flags & k_device_heap) {  // out of quarantine (release)
+        void* p = reinterpret_cast<void*>(old->base);
+#ifdef CUEMU_MEMCHECK
+        __asan_unpoison_memory_region(p, old->size);
+#endif
+        std::free(p);
+      }
+      t.by_base.erase(it);
+    }
     t.freed_bases.pop_front();
   }
 }
@@ -120,12 +136,17 @@ cudaError_t allocate(void** out, std::size_t size, memory_kind kind, unsigned in
   *out = nullptr;
   if (size == 0) return cudaSuccess;
   table& t = the_table();
-  const bool counts = kind == memory_kind::device || kind == memory_kind::managed;
+  const bool heap = flags & k_device_heap;
+  const bool counts = !heap && (kind == memory_kind::device || kind == memory_kind::managed);
   const std::size_t total = device_properties().totalGlobalMem;
   if (size > total - k_alignment) return cudaErrorMemoryAllocation;
   {
     std::shared_lock lock(t.mutex);
     if (counts && size > total - t.device_bytes) return cudaErrorMemoryAllocation;
+    // The device heap (cudaLimitMallocHeapSize) full.
+    if (heap && size > device_limit(cudaLimitMallocHeapSize) -
+                           std::min(t.heap_bytes, device_limit(cudaLimitMallocHeapSize)))
+      return cudaErrorMemoryAllocation;
   }
   void* p = nullptr;
 #ifdef CUEMU_MEMCHECK
@@ -139,12 +160,14 @@ cudaError_t allocate(void** out, std::size_t size, memory_kind kind, unsigned in
   std::unique_lock lock(t.mutex);
   insert_locked(t, reinterpret_cast<std::uintptr_t>(p), size, kind, flags);
   if (counts) t.device_bytes += size;
+  if (heap) t.heap_bytes += size;
   *out = p;
   return cudaSuccess;
 }
 
-// Frees the allocation based at p if its kind is one of the accepted ones.
-cudaError_t release(void* p, bool accept_device, bool accept_pinned) {
+// Frees the allocation based at p if its kind is one of the accepted ones. The device heap is
+// freed by device code only (from_device), and device code frees nothing else.
+cudaError_t release(void* p, bool accept_device, bool accept_pinned, bool from_device = false) {
   table& t = the_table();
   {
     std::unique_lock lock(t.mutex);
@@ -154,11 +177,21 @@ cudaError_t release(void* p, bool accept_device, bool accept_pinned) {
     const bool ok = ((a->kind == memory_kind::device || a->kind == memory_kind::managed) &&
                      accept_device) ||
                     (a->kind == memory_kind::host_pinned && accept_pinned);
-    if (!ok) return cudaErrorInvalidValue;
+    if (!ok || from_device != static_cast<bool>(a->flags & k_device_heap))
+      return cudaErrorInvalidValue;
     mark_freed_locked(t, a);
     if (a->flags & k_graph_memory) {  // its graph keeps the memory
       a->flags &= ~k_graph_mapped;
       t.graph.live -= a->size;
+      return cudaSuccess;
+    }
+    if (a->flags & k_device_heap) {
+      // Kept (quarantined) while its record lasts: its address cannot be handed out again, so a
+      // second free is known as such, and its bytes stay as a GPU leaves them. memcheck: an
+      // access now is a use after free.
+#ifdef CUEMU_MEMCHECK
+      __asan_poison_memory_region(p, a->size);
+#endif
       return cudaSuccess;
     }
   }
@@ -324,7 +357,7 @@ cudaError_t memcpy2d_impl(void* dst, std::size_t dpitch, const void* src, std::s
   return submit_copy(stream, blocking, pitched_copy(dst, dpitch, src, spitch, width, height, kind));
 }
 
-// A validated memset: asynchronous, except into pinned host memory. A capturing stream records
+// A validated memset: asynchronous, except into pinned host or managed memory. A capturing stream records
 // it as a memset node.
 cudaError_t submit_memset(cudaStream_t stream, const cudaMemsetParams& p) {
   if (cudaError_t x = capture_forbids_legacy(stream); x != cudaSuccess) return x;
@@ -339,8 +372,11 @@ cudaError_t submit_memset(cudaStream_t stream, const cudaMemsetParams& p) {
     return cudaSuccess;
   }
   const std::optional<allocation> a = lookup_allocation(p.dst);
+  // Into managed memory too: on an H200 a host store right after cudaMemset of managed memory is
+  // never overwritten by the memset (tests/dynamic_parallelism, cdp.cu's first lines).
   const bool host = a && (a->kind == memory_kind::host_pinned ||
-                          a->kind == memory_kind::host_registered);
+                          a->kind == memory_kind::host_registered ||
+                          a->kind == memory_kind::managed);
   const stream_position at = enqueue(stream, [p] { memset_2d_now(p); });
   if (host) wait_for(at);
   return cudaSuccess;
@@ -414,6 +450,8 @@ const allocation* find_allocation(const void* p) {
   std::shared_lock lock(t.mutex);
   return find_locked(t, reinterpret_cast<std::uintptr_t>(p));
 }
+
+bool is_device_heap(const allocation& a) { return a.flags & k_device_heap; }
 
 std::optional<allocation> lookup_allocation(const void* p) {
   table& t = the_table();
@@ -719,10 +757,53 @@ using namespace cuemu::detail;
     if (!valid_stream(st)) return record_error(cudaErrorInvalidResourceHandle);     \
   } while (0)
 
+// --- the device runtime's copies (dynamic parallelism) ---
+
+namespace cuemu::detail {
+
+cudaError_t device_memcpy_async(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind,
+                                cudaStream_t stream) {
+  // Device code copies between device-accessible memory only.
+  if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+    return record_error(cudaErrorInvalidMemcpyDirection);
+  if (count == 0) return cudaSuccess;
+  if (!dst || !src) return record_error(cudaErrorInvalidValue);
+  if (cudaError_t e = check_copy(dst, count, src, count, cudaMemcpyDeviceToDevice);
+      e != cudaSuccess)
+    return record_error(e);
+  const cudaMemcpy3DParms p = linear_copy(dst, src, count, cudaMemcpyDeviceToDevice);
+  return issue_device_op(stream, [p] { copy_3d_now(p); });
+}
+
+cudaError_t device_memset_async(void*, int, std::size_t, cudaStream_t) {
+  // On an H200 (CUDA 13.0, driver 580.159.04) it returns cudaSuccess and sets nothing, whatever
+  // the memory, size, alignment or stream: the emulator does the same, and says so once.
+  static std::once_flag said;
+  std::call_once(said, [] {
+    std::fprintf(stderr,
+                 "cuemu: warning: cudaMemsetAsync called in device code: on an H200 it returns "
+                 "cudaSuccess and sets no memory, and so it does here (use a kernel, or "
+                 "cudaMemcpyAsync)\n");
+  });
+  return cudaSuccess;
+}
+
+}  // namespace cuemu::detail
+
 // --- allocation ---
 
 extern "C" cudaError_t cudaMalloc(void** devPtr, size_t size) {
   CUEMU_STICKY_CHECK();
+  // Device code allocates from the device heap, like malloc() there: no capture, no
+  // synchronisation; when the heap is full, cudaErrorMemoryAllocation and the pointer left as it
+  // was (as an H200 answers).
+  if (on_cuda_thread()) {
+    if (!devPtr) return record_error(cudaErrorInvalidValue);
+    void* p = nullptr;
+    const cudaError_t e = allocate(&p, size, memory_kind::device, k_device_heap);
+    if (e == cudaSuccess) *devPtr = p;
+    return record_error(e);
+  }
   if (cudaError_t x = capture_forbids_unsafe_call(); x != cudaSuccess) return record_error(x);
   if (!devPtr) return record_error(cudaErrorInvalidValue);
   return record_error(allocate(devPtr, size, memory_kind::device, 0));
@@ -788,6 +869,17 @@ extern "C" cudaError_t cudaFree(void* devPtr) {
   CUEMU_STICKY_CHECK();
   if (cudaError_t x = capture_forbids_unsafe_call(); x != cudaSuccess) return record_error(x);
   if (!devPtr) return cudaSuccess;
+  if (on_cuda_thread()) {  // the device heap
+    // Memory the runtime does not know (or knew only as freed, not of the heap: its address was
+    // handed out again) came from malloc in device code: the same heap on a GPU.
+    const std::optional<allocation> a = lookup_allocation(devPtr);
+    if (!a || (a->freed && !(a->flags & k_device_heap))) {
+      std::free(devPtr);
+      return cudaSuccess;
+    }
+    if (release(devPtr, true, false, true) != cudaSuccess) device_free_fault(devPtr);
+    return cudaSuccess;
+  }
   synchronize_device();
   return record_error(release(devPtr, true, false));
 }
@@ -918,6 +1010,7 @@ extern "C" cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cuda
 extern "C" cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count,
                                        cudaMemcpyKind kind, cudaStream_t stream) {
   CUEMU_STICKY_CHECK();
+  if (on_cuda_thread()) return device_memcpy_async(dst, src, count, kind, stream);
   CUEMU_STREAM_CHECK(stream);
   return record_error(memcpy_impl(dst, src, count, kind, stream, false));
 }
@@ -1045,6 +1138,7 @@ extern "C" cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
 
 extern "C" cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
   CUEMU_STICKY_CHECK();
+  if (on_cuda_thread()) return device_memset_async(devPtr, value, count, stream);
   CUEMU_STREAM_CHECK(stream);
   return record_error(memset_impl(devPtr, value, count, stream));
 }

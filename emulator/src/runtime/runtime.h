@@ -49,6 +49,9 @@ struct allocation {
 const allocation* find_allocation(const void* p);
 // A copy of the record find_allocation would return, taken under the table's lock.
 std::optional<allocation> lookup_allocation(const void* p);
+// Memory cudaMalloc made in device code (the device heap; freed records stay poisoned under
+// memcheck while they last).
+bool is_device_heap(const allocation& a);
 // Makes a __device__/__constant__/__managed__ variable known to the table (kind symbol), so that
 // copies involving its address are checked like device memory. size 0: unknown extent.
 void register_symbol(const void* p, std::size_t size);
@@ -98,6 +101,29 @@ void reset_graph_memory_high(bool used, bool reserved);
 void free_all_allocations();
 void destroy_all_streams();
 void destroy_all_events();
+
+// --- the device runtime: runtime calls made by CUDA threads (device_runtime.cpp) ---
+// True on a CUDA thread (a lane of a running block): the call is device code's.
+bool on_cuda_thread() noexcept;
+// Device-side streams (dynamic parallelism): 0 (the block's implicit stream),
+// cudaStreamTailLaunch, cudaStreamFireAndForget, or one made by cudaStreamCreateWithFlags in
+// device code and not yet destroyed.
+bool valid_device_stream(cudaStream_t s);
+cudaError_t device_stream_create(cudaStream_t* stream, unsigned int flags);
+cudaError_t device_stream_destroy(cudaStream_t stream);
+// Queues op as work of the calling CUDA thread's grid, on device-side stream s.
+cudaError_t issue_device_op(cudaStream_t stream, std::function<void()> op);
+// cudaMemcpyAsync / cudaMemsetAsync from a CUDA thread: checked now, queued as work of its grid
+// (memory.cpp).
+cudaError_t device_memcpy_async(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind,
+                                cudaStream_t stream);
+cudaError_t device_memset_async(void* dst, int value, std::size_t count, cudaStream_t stream);
+// cudaFree in device code of memory device code did not allocate: a fault (an H200 ends the
+// grid with cudaErrorIllegalAddress; compute-sanitizer: "Invalid pointer to device-side free").
+[[noreturn]] void device_free_fault(const void* p);
+// Calls the device runtime does not have since CUDA 12 (cudaDeviceSynchronize): a fault naming
+// the call (nvcc refuses to compile it for sm_90).
+[[noreturn]] void device_call_unsupported(const char* call);
 
 // --- the device (device.cpp) ---
 const cudaDeviceProp& device_properties();  // of the current device

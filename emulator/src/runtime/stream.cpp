@@ -361,10 +361,12 @@ using namespace cuemu::detail;
   } while (0)
 
 extern "C" cudaError_t cudaStreamCreate(cudaStream_t* pStream) {
+  if (on_cuda_thread()) return device_stream_create(pStream, cudaStreamDefault);
   return create(pStream, cudaStreamDefault, 0);
 }
 
 extern "C" cudaError_t cudaStreamCreateWithFlags(cudaStream_t* pStream, unsigned int flags) {
+  if (on_cuda_thread()) return device_stream_create(pStream, flags);
   return create(pStream, flags, 0);
 }
 
@@ -376,6 +378,7 @@ extern "C" cudaError_t cudaStreamCreateWithPriority(cudaStream_t* pStream, unsig
 // Like CUDA: returns at once; work still queued on the stream completes, then its thread ends.
 extern "C" cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   CUEMU_STICKY_CHECK();
+  if (on_cuda_thread()) return device_stream_destroy(stream);
   if (is_special(stream)) return record_error(cudaErrorInvalidResourceHandle);
   registry& r = reg();
   std::lock_guard lock(r.mutex);
@@ -441,6 +444,7 @@ extern "C" cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int* device) {
 }
 
 extern "C" cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  if (on_cuda_thread()) device_call_unsupported("cudaStreamSynchronize()");
   CUEMU_STICKY_CHECK();
   if (!valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
   if (cudaError_t c = capture_forbids_sync(stream); c != cudaSuccess) return record_error(c);
@@ -460,6 +464,12 @@ extern "C" cudaError_t cudaStreamQuery(cudaStream_t stream) {
 extern "C" cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                            unsigned int flags) {
   CUEMU_STICKY_CHECK();
+  // Device code: its grid's work runs one item at a time in issue order, so an event recorded
+  // earlier has completed before anything issued after this call starts.
+  if (on_cuda_thread())
+    return valid_device_stream(stream) && valid_event(event)
+               ? cudaSuccess
+               : record_error(cudaErrorInvalidResourceHandle);
   if (!valid_stream(stream) || !valid_event(event))
     return record_error(cudaErrorInvalidResourceHandle);
   if (flags & ~static_cast<unsigned int>(cudaEventWaitExternal))

@@ -1,6 +1,6 @@
 // __global__ functions. The marker is blanked out; a definition gets a prologue that, entered
 // from host code, hands its parameters to launch_from_stub instead of running the body:
-//   { if (::cuemu::detail::is_host_call()) { ::cuemu::detail::launch_from_stub<
+//   { if (::cuemu::detail::is_launch_call()) { ::cuemu::detail::launch_from_stub<
 //       static_cast<void (*)(decltype(a), decltype(b))>(&NAME<TARGS>)>("NAME",
 //       __PRETTY_FUNCTION__, a, b); return; } ...body... }
 // (the kernel is a template argument: the executor's sync-free loop calls it directly)
@@ -292,7 +292,7 @@ std::size_t rewrite_kernel(context& cx, std::size_t marker, const scope_info& sc
                       "return, or the kernel with __trap())");
   }
   cx.edits.insert(cx.toks[d.body].end(),
-                  "if (::cuemu::detail::is_host_call()) { ::cuemu::detail::launch_from_stub<"
+                  "if (::cuemu::detail::is_launch_call()) { ::cuemu::detail::launch_from_stub<"
                   "static_cast<void (*)(" + decltypes + ")>(&" + name + targs + ")>(" +
                       quoted(name) + ", __PRETTY_FUNCTION__" + args + "); return; }");
   if (!template_params)

@@ -105,6 +105,9 @@ TEST_F(StreamEvent, EventTiming) {
   EXPECT_EQ(cudaEventElapsedTime(&ms, start, stop), cudaErrorInvalidResourceHandle);
   EXPECT_EQ(cudaEventQuery(start), cudaSuccess);
   EXPECT_EQ(cudaEventRecord(start), cudaSuccess);
+  // The stream's thread takes the time when it reaches the record: wait for that before the
+  // 20 ms, so that a loaded machine cannot make the interval shorter.
+  EXPECT_EQ(cudaEventSynchronize(start), cudaSuccess);
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_EQ(cudaEventRecord(stop, 0), cudaSuccess);
   EXPECT_EQ(cudaEventSynchronize(stop), cudaSuccess);

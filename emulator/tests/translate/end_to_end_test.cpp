@@ -57,7 +57,7 @@ void host(float* p, int n) {
 const char* const kStubs = R"(namespace cuemu { namespace detail {
 struct dim3_stub { dim3_stub(unsigned, unsigned = 1, unsigned = 1) {} };
 int push_call_configuration(dim3_stub, dim3_stub, unsigned long = 0, void* = nullptr);
-bool is_host_call() noexcept;
+bool is_launch_call() noexcept;
 template <auto F, class... A>
 void launch_from_stub(const char*, const char*, A&&...) {}
 struct kernel_registrar { template <class... P> kernel_registrar(void (*)(P...), const char*) {} };

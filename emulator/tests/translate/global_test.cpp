@@ -9,7 +9,7 @@ namespace {
 TEST(Global, PlainDefinitionSpelledOut) {
   EXPECT_EQ(rw("__cuemu_global__ void k(float* p, int n) { p[0] = n; }"),
             "                 void k(float* p, int n) {"
-            "if (::cuemu::detail::is_host_call()) { ::cuemu::detail::launch_from_stub<"
+            "if (::cuemu::detail::is_launch_call()) { ::cuemu::detail::launch_from_stub<"
             "static_cast<void (*)(decltype(p), decltype(n))>(&k)>(\"k\", __PRETTY_FUNCTION__, p, n); return; }"
             " p[0] = n; }"
             " static const ::cuemu::detail::kernel_registrar __cuemu_kreg_0("

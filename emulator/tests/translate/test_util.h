@@ -31,7 +31,7 @@ inline const std::string DSM = "(::cuemu::detail::dynamic_shared_memory());";
 // trailing arguments (each with a leading ", ").
 inline std::string prologue(const std::string& types, const std::string& target, const std::string& name,
                             const std::string& args) {
-  return "if (::cuemu::detail::is_host_call()) { ::cuemu::detail::launch_from_stub<static_cast<void (*)(" +
+  return "if (::cuemu::detail::is_launch_call()) { ::cuemu::detail::launch_from_stub<static_cast<void (*)(" +
          types + ")>(&" + target + ")>(\"" + name + "\", __PRETTY_FUNCTION__" + args + "); return; }";
 }
 
