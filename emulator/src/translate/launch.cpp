@@ -2,6 +2,7 @@
 //   -> ((void)::cuemu::detail::push_call_configuration(A, B[, C[, D]]), callee(args))
 // The callee is the postfix-expression before `<<<`; the configuration ends at the first `>>`
 // directly followed by `>` outside ( [ { groups, so `n >> 5` inside it is fine.
+#include <algorithm>
 #include <string>
 
 #include "translate/rewrites.h"
@@ -116,8 +117,8 @@ std::size_t rewrite_launch(context& cx, std::size_t lt) {
     return lt;
   }
   const std::size_t range_begin = cx.toks[first].offset, range_end = cx.toks[close].end();
-  if (cx.directive_within(range_begin, range_end)) {
-    cx.error(lt, "a kernel launch split by a preprocessor line marker cannot be rewritten");
+  if (cx.pragma_within(range_begin, range_end)) {
+    cx.error(lt, "a kernel launch split by a #pragma cannot be rewritten");
     return lt;
   }
   std::string text = "((void)::cuemu::detail::push_call_configuration(";
@@ -126,6 +127,19 @@ std::size_t rewrite_launch(context& cx, std::size_t lt) {
     text += cx.join(args[a].first, args[a].second);
   }
   text += "), " + cx.join(first, lt);
+  if (cx.directive_within(range_begin, range_end)) {
+    // Line markers inside (g++ -E writes them around a system header's macro, e.g. NULL as the
+    // stream): the rewrite keeps the range's line count and ends with the last marker, so that
+    // what follows keeps its line.
+    const auto last = std::prev(std::lower_bound(cx.directive_offsets.begin(),
+                                                 cx.directive_offsets.end(), range_end));
+    const std::size_t eol = cx.src.find('\n', *last);
+    const std::string_view range = cx.src.substr(range_begin, range_end - range_begin);
+    const auto newlines = std::count(range.begin(), range.end(), '\n');
+    text.append(static_cast<std::size_t>(newlines - 1), '\n');
+    text += cx.src.substr(*last, eol - *last);
+    text += '\n';
+  }
   cx.edits.replace(range_begin, range_end, std::move(text));
   cx.edits.insert(cx.toks[cx.match[lparen]].end(), ")");
   return j;

@@ -120,5 +120,30 @@ TEST(Launch, ProducedByAMacroInRealPreprocessorOutput) {
   EXPECT_EQ(out, expected);
 }
 
+// g++ -E wraps a system header's macro (NULL as the stream) in line markers: the launch keeps
+// its line count and ends with the last marker, so that what follows keeps its line.
+TEST(Launch, LineMarkersInsideTheConfiguration) {
+  const std::string in =
+      "# 4 \"m.cu\"\n"
+      "  k<<<1, 1, 0,\n"
+      "# 5 \"m.cu\" 3 4\n"
+      "             __null\n"
+      "# 5 \"m.cu\"\n"
+      "                 >>>(p);\n"
+      "  f();\n";
+  EXPECT_EQ(rw(in), "# 4 \"m.cu\"\n  " + PUSH + "1, 1, 0, __null), k\n\n\n# 5 \"m.cu\"\n(p));\n  f();\n");
+}
+
+TEST(Launch, PragmaInsideIsAnError) {
+  const std::string in =
+      "# 4 \"m.cu\"\n"
+      "  k<<<1,\n"
+      "#pragma GCC diagnostic push\n"
+      "  2>>>(p);\n";
+  const result r = rewrite(in, "t.cu");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].message, "a kernel launch split by a #pragma cannot be rewritten");
+}
+
 }  // namespace
 }  // namespace cuemu::translate::test
