@@ -238,6 +238,15 @@ enum __device_builtin__ cudaComputeMode {
   cudaComputeModeExclusiveProcess = 3
 };
 
+/* Attributes of the link between two devices (cudaDeviceGetP2PAttribute). */
+enum __device_builtin__ cudaDeviceP2PAttr {
+  cudaDevP2PAttrPerformanceRank = 1,
+  cudaDevP2PAttrAccessSupported = 2,
+  cudaDevP2PAttrNativeAtomicSupported = 3,
+  cudaDevP2PAttrCudaArrayAccessSupported = 4,
+  cudaDevP2PAttrOnlyPartialNativeAtomicSupported = 5
+};
+
 enum __device_builtin__ cudaLimit {
   cudaLimitStackSize = 0x00,
   cudaLimitPrintfFifoSize = 0x01,

@@ -467,6 +467,17 @@ extern "C" cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, i
   return cudaSuccess;
 }
 
+// One device: there is no pair of two different devices to describe. An H200 alone answers
+// cudaErrorInvalidDevice for (0, 0), (0, 1) and an unknown attribute alike.
+extern "C" cudaError_t cudaDeviceGetP2PAttribute(int* value, cudaDeviceP2PAttr attr, int srcDevice,
+                                                 int dstDevice) {
+  (void)attr;
+  (void)srcDevice;
+  (void)dstDevice;
+  if (!value) return record_error(cudaErrorInvalidValue);
+  return record_error(cudaErrorInvalidDevice);
+}
+
 extern "C" cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags) {
   CUEMU_STICKY_CHECK();
   if (flags != 0) return record_error(cudaErrorInvalidValue);

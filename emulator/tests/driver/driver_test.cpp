@@ -495,6 +495,19 @@ TEST(Driver, SimdAndDpxIntrinsicsComputeWhatTheGpuDoes) {
   EXPECT_EQ(r.out, expected("simd_dpx.txt"));
 }
 
+// nvcuda::wmma (<mma.h>): every shape and type the emulator provides, both layouts of loads and
+// stores, element-wise work on fragments, mma_sync in place, four warps per block; and
+// __float_to_tf32's rounding (expected/wmma.txt, recorded on an H200). The same under every
+// checking mode (compute-sanitizer's racecheck is clean on the H200).
+TEST(Driver, WarpMatrixMultiplyGivesWhatTheGpuGives) {
+  for (const char* mode : {"", "--check=memcheck", "--check=racecheck", "--check=synccheck",
+                           "--workers=1 --schedule=reverse"}) {
+    const result r = cuemu(std::string("run ") + mode + " " + program("wmma.cu"));
+    EXPECT_EQ(r.status, 0) << mode << "\n" << r.out;
+    EXPECT_EQ(r.out, expected("wmma.txt")) << mode;
+  }
+}
+
 // cp.async into `__shared__ alignas(16)` memory: 16-, 8- and 4-byte copies, a partial source
 // zero-filled, commit and wait (expected/cp_async.txt, recorded on an H200); clean under every
 // checking mode.
