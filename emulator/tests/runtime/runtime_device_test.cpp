@@ -173,6 +173,16 @@ TEST_F(Device, Configs) {
   int can = 1;
   EXPECT_EQ(cudaDeviceCanAccessPeer(&can, 0, 0), cudaSuccess);
   EXPECT_EQ(can, 0);
+  // One device, no pair to describe: what an H200 alone answers, whatever the attribute.
+  int p2p = -7;
+  EXPECT_EQ(cudaDeviceGetP2PAttribute(&p2p, cudaDevP2PAttrAccessSupported, 0, 0),
+            cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaDeviceGetP2PAttribute(&p2p, cudaDevP2PAttrPerformanceRank, 0, 1),
+            cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaDeviceGetP2PAttribute(&p2p, static_cast<cudaDeviceP2PAttr>(99), 0, 0),
+            cudaErrorInvalidDevice);
+  EXPECT_EQ(p2p, -7);
+  (void)cudaGetLastError();
   char bus[32];
   EXPECT_EQ(cudaDeviceGetPCIBusId(bus, sizeof bus, 0), cudaSuccess);
   int dev = -1;
