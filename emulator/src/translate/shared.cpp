@@ -2,6 +2,7 @@
 // worker thread at a time, so a thread_local per worker is one instance per running block.
 //   extern __shared__ T name[];  (dynamic shared memory)
 //     function scope:  T* const name = reinterpret_cast<T*>(::cuemu::detail::dynamic_shared_memory());
+//   extern __shared__ T name[][N]...;  -> T (* const name)[N]... = reinterpret_cast<T (*)[N]...>(...);
 //     namespace scope: static thread_local T* const name = reinterpret_cast<...>(...);
 //                      plus a worker_tls_init that initialises it on each worker
 //   any other __shared__ -> static thread_local (just thread_local after a `static`)
@@ -23,7 +24,9 @@
 namespace cuemu::translate {
 namespace {
 
-constexpr const char* extern_form = "extern __shared__ must declare an unsized array: 'extern __shared__ T name[];'";
+constexpr const char* extern_form =
+    "extern __shared__ must declare an unsized array: 'extern __shared__ T name[];' (or "
+    "'T name[][N]')";
 
 std::size_t rewrite_extern_shared(context& cx, std::size_t start, std::size_t marker, std::size_t end,
                                   bool namespace_scope) {
@@ -38,8 +41,31 @@ std::size_t rewrite_extern_shared(context& cx, std::size_t start, std::size_t ma
     ++j;
   }
   const std::size_t n = kept.size();
-  const bool shape = n >= 4 && cx.is(kept[n - 1], "]") && cx.is(kept[n - 2], "[") &&
-                     kept[n - 1] == kept[n - 2] + 1 && cx.is_name(kept[n - 3]);
+  // NAME [] followed by any number of sized bounds: the first `[` at the top level.
+  std::size_t open = npos;
+  {
+    int d = 0;
+    for (std::size_t k = 0; k < n && open == npos; ++k) {
+      const std::size_t j = kept[k];
+      if (d == 0 && cx.is(j, "[")) open = k;
+      if (cx.is(j, "(") || cx.is(j, "<") || cx.is(j, "[")) ++d;
+      if (cx.is(j, ")") || cx.is(j, ">") || cx.is(j, "]")) --d;
+      if (cx.is(j, ">>")) d -= 2;
+    }
+  }
+  bool shape = open != npos && open >= 2 && open + 1 < n && cx.is(kept[open + 1], "]") &&
+               kept[open + 1] == kept[open] + 1 && cx.is_name(kept[open - 1]);
+  // The further bounds: `[ ... ]` groups up to the end.
+  for (std::size_t k = open + 2; shape && k < n;) {
+    if (!cx.is(kept[k], "[") || cx.match[kept[k]] == npos) {
+      shape = false;
+      break;
+    }
+    const std::size_t close = cx.match[kept[k]];
+    while (k < n && kept[k] != close) ++k;
+    if (k == n || (kept[k - 1] == kept[k] - 1 && cx.is(kept[k - 1], "["))) shape = false;  // `[]`
+    ++k;
+  }
   if (!shape) {
     cx.error(marker, extern_form);
     return end + 1;
@@ -47,7 +73,7 @@ std::size_t rewrite_extern_shared(context& cx, std::size_t start, std::size_t ma
   // The type must be a plain type: no second declarator, initializer or array bound at its top
   // level, no parenthesised declarator.
   int depth = 0;
-  for (std::size_t k = 0; k + 3 < n; ++k) {
+  for (std::size_t k = 0; k + 1 < open; ++k) {
     const std::size_t j = kept[k];
     const bool bad = cx.is(j, "=") || cx.is(j, "static") ||
                      (depth == 0 && (cx.is(j, ",") || cx.is(j, "["))) ||
@@ -65,11 +91,17 @@ std::size_t rewrite_extern_shared(context& cx, std::size_t start, std::size_t ma
     cx.error(marker, "an extern __shared__ declaration split by a #pragma cannot be rewritten");
     return end + 1;
   }
-  const std::string type = cx.join(std::vector<std::size_t>(kept.begin(), kept.end() - 3));
-  const std::string name(cx.toks[kept[n - 3]].text);
+  const std::string type = cx.join(std::vector<std::size_t>(kept.begin(), kept.begin() + (open - 1)));
+  const std::string name(cx.toks[kept[open - 1]].text);
+  // `extern __shared__ T name[][N];`: a pointer to arrays of N.
+  const std::string bounds = cx.join(std::vector<std::size_t>(kept.begin() + (open + 2), kept.end()));
   std::string text = namespace_scope ? "static thread_local " : "";
-  text += type + "* const " + name + " = reinterpret_cast<" + type +
-          "*>(::cuemu::detail::dynamic_shared_memory());";
+  if (bounds.empty())
+    text += type + "* const " + name + " = reinterpret_cast<" + type +
+            "*>(::cuemu::detail::dynamic_shared_memory());";
+  else
+    text += type + " (* const " + name + ")" + bounds + " = reinterpret_cast<" + type + " (*)" +
+            bounds + ">(::cuemu::detail::dynamic_shared_memory());";
   if (namespace_scope) {
     // The thread_local pointer is initialised lazily, by its first reader; the runtime runs this
     // initialisation on each worker before a block's CUDA threads start, so that it is not done

@@ -68,7 +68,8 @@ TEST(Errors, LaunchInsideAConfiguration) {
 
 TEST(Errors, ExternSharedWithSizeHasFileAndLine) {
   expect_one_error("# 10 \"s.cu\"\nvoid f() {\n  extern __cuemu_shared__ float s[64];\n}\n", "s.cu", 11,
-                   "extern __shared__ must declare an unsized array: 'extern __shared__ T name[];'");
+                   "extern __shared__ must declare an unsized array: 'extern __shared__ T name[];' (or "
+                   "'T name[][N]')");
 }
 
 TEST(Errors, UnparsableGlobal) {

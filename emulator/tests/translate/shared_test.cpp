@@ -11,6 +11,16 @@ TEST(Shared, ExternAtFunctionScope) {
             "void f() { float* const s = reinterpret_cast<float*>" + DSM + " s[0] = 1; }");
 }
 
+// An unsized array of arrays (cuda-samples' tensor-core GEMMs): a pointer to the rows.
+TEST(Shared, ExternArrayOfArrays) {
+  EXPECT_EQ(rw("void f() { extern __cuemu_shared__ half shmem[][8 * 16 + 8]; }"),
+            "void f() { half (* const shmem)[8 * 16 + 8] = reinterpret_cast<half (*)[8 * 16 + 8]>"
+            "(::cuemu::detail::dynamic_shared_memory()); }");
+  EXPECT_EQ(rw("void f() { extern __cuemu_shared__ int m[][2][3]; }"),
+            "void f() { int (* const m)[2][3] = reinterpret_cast<int (*)[2][3]>"
+            "(::cuemu::detail::dynamic_shared_memory()); }");
+}
+
 TEST(Shared, ExternWithAlignedAttributeAfterTheMarker) {
   // __align__(16) as the emulator's host_defines.h expands it.
   EXPECT_EQ(rw("void f() {\n  extern __cuemu_shared__ __attribute__((aligned(16))) unsigned char smem[];\n}"),
@@ -96,13 +106,16 @@ TEST(Shared, ExternNotAnUnsizedArrayIsAnError) {
   for (const char* in : {"void f() { extern __cuemu_shared__ float s[64]; }",
                          "void f() { extern __cuemu_shared__ float s; }",
                          "void f() { extern __cuemu_shared__ float a[], b[]; }",
-                         "void f() { extern __cuemu_shared__ s[]; }"}) {
+                         "void f() { extern __cuemu_shared__ s[]; }",
+                         "void f() { extern __cuemu_shared__ float s[][]; }",
+                         "void f() { extern __cuemu_shared__ float s[4][]; }"}) {
     const result r = rewrite(in, "t.cu");
     ASSERT_EQ(r.errors.size(), 1u) << in;
     EXPECT_EQ(r.errors[0].file, "t.cu");
     EXPECT_EQ(r.errors[0].line, 1);
     EXPECT_EQ(r.errors[0].message,
-              "extern __shared__ must declare an unsized array: 'extern __shared__ T name[];'");
+              "extern __shared__ must declare an unsized array: 'extern __shared__ T name[];' (or "
+              "'T name[][N]')");
   }
 }
 
