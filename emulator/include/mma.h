@@ -1,13 +1,14 @@
 // Warp matrix multiply-accumulate (nvcuda::wmma), the C++ face of the tensor cores.
 //
-// A fragment holds a tile of a matrix spread over the 32 lanes of a warp: element e of lane l is
-// element l + 32 e of the tile in row-major order (CUDA leaves the mapping unspecified, so a
-// program may only rely on the same mapping for fragments of one shape and use). Loads and
-// stores are done by each lane for its own elements. mma_sync exchanges the A and B elements
-// through a per-warp scratch area between two __syncwarp, then each lane computes its own
-// elements of D: products are exact (a half, bfloat16 or tf32 product fits a float) and
-// accumulate in the accumulator's type, k in increasing order; integer tiles accumulate in 32
-// bits with wraparound.
+// A fragment is a lane's share of a tile, and CUDA leaves its layout unspecified (a GPU's
+// fragments hold some elements twice). Here each lane holds what its own results need, so that
+// mma_sync is a lane's own work, with no exchange between lanes:
+// - the accumulator: element e of lane l is element t = l + 32 e of the M x N tile in row-major
+//   order, row r_e = t / N, column c = l % N (the same for every e, since N divides 32);
+// - matrix_a: rows r_0, r_1, ... of A, K elements each (x[e * K + k] = A(r_e, k));
+// - matrix_b: column c of B (x[k] = B(k, c)).
+// Products are exact (a half, bfloat16 or tf32 product fits a float) and accumulate in the
+// accumulator's type, k in increasing order; integer tiles accumulate in 32 bits with wraparound.
 //
 // Shapes and types, as CUDA has them for sm_80 and later: m16n16k16, m32n8k16 and m8n32k16 of
 // half, __nv_bfloat16, signed char and unsigned char (accumulators float or half, or int);
@@ -19,6 +20,8 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+
+#include <immintrin.h>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -45,18 +48,6 @@ namespace detail {
 template <class T> struct storage { using type = T; };
 template <> struct storage<precision::tf32> { using type = float; };
 
-// The tile a fragment holds: matrix_a is M x K, matrix_b K x N, the accumulator M x N.
-template <class Use, int M, int N, int K> struct tile;
-template <int M, int N, int K> struct tile<matrix_a, M, N, K> {
-  static constexpr int rows = M, cols = K;
-};
-template <int M, int N, int K> struct tile<matrix_b, M, N, K> {
-  static constexpr int rows = K, cols = N;
-};
-template <int M, int N, int K> struct tile<accumulator, M, N, K> {
-  static constexpr int rows = M, cols = N;
-};
-
 template <class Use, int M, int N, int K, class T> constexpr bool valid_shape() {
   if (std::is_same_v<Use, accumulator>)
     return (M == 16 && N == 16 && (K == 16 || K == 8)) || (M == 32 && N == 8 && K == 16) ||
@@ -72,11 +63,6 @@ inline unsigned linear_thread() noexcept {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
 
-// Per-warp scratch for mma_sync's exchange: the lanes of a block run on one OS thread, one block
-// at a time, so a thread-local area indexed by warp serves every warp of the block.
-inline constexpr std::size_t kScratchPerWarp = 4096;
-alignas(16) inline thread_local unsigned char t_scratch[32][kScratchPerWarp];
-
 inline float to_float(__half v) { return __half2float(v); }
 inline float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
 inline float to_float(float v) { return v; }
@@ -85,12 +71,20 @@ inline int to_float(signed char v) { return v; }
 inline int to_float(unsigned char v) { return v; }
 inline int to_float(int v) { return v; }
 
-template <class A> struct accumulate_in { using type = float; };
-template <> struct accumulate_in<double> { using type = double; };
-template <> struct accumulate_in<int> { using type = int; };
-
 template <class A, class V> A from_value(V v) { return static_cast<A>(v); }
 template <> inline __half from_value<__half, float>(float v) { return __float2half(v); }
+
+// Elements a lane holds: see the top of this file.
+template <class Use, int M, int N, int K> struct lane_share;
+template <int M, int N, int K> struct lane_share<accumulator, M, N, K> {
+  static constexpr int count = M * N / 32;
+};
+template <int M, int N, int K> struct lane_share<matrix_a, M, N, K> {
+  static constexpr int count = M * N / 32 * K;
+};
+template <int M, int N, int K> struct lane_share<matrix_b, M, N, K> {
+  static constexpr int count = K;
+};
 
 }  // namespace detail
 
@@ -103,9 +97,7 @@ class fragment {
  public:
   using element_type = T;
   using storage_element_type = typename detail::storage<T>::type;
-  static constexpr int rows = detail::tile<Use, M, N, K>::rows;
-  static constexpr int cols = detail::tile<Use, M, N, K>::cols;
-  static constexpr int num_elements = (rows * cols + 31) / 32;
+  static constexpr int num_elements = detail::lane_share<Use, M, N, K>::count;
   storage_element_type x[num_elements];
 };
 
@@ -118,107 +110,170 @@ inline void fill_fragment(fragment<Use, M, N, K, T, L>& f, const V& v) {
 
 namespace detail {
 
-// Element (r, c) of a tile stored at p with leading dimension ldm.
+// Element (r, c) of a matrix stored at p with leading dimension ldm.
 template <class S, class P>
 inline S read(const P* p, unsigned ldm, int r, int c, bool row) {
   return static_cast<S>(row ? p[static_cast<std::size_t>(r) * ldm + c]
                             : p[static_cast<std::size_t>(c) * ldm + r]);
 }
 
-template <class F, class P>
-inline void load(F& f, const P* p, unsigned ldm, bool row) {
-  using S = typename F::storage_element_type;
-  const unsigned lane = linear_thread() & 31u;
-  for (int e = 0; e < F::num_elements; ++e) {
-    const int t = static_cast<int>(lane) + 32 * e;
-    if (t >= F::rows * F::cols) break;
-    f.x[e] = read<S>(p, ldm, t / F::cols, t % F::cols, row);
-  }
-}
+inline unsigned lane() noexcept { return linear_thread() & 31u; }
 
 }  // namespace detail
 
 // matrix_a / matrix_b: the layout is the fragment's.
-template <class Use, int M, int N, int K, class T, class L, class P>
-inline void load_matrix_sync(fragment<Use, M, N, K, T, L>& f, const P* p, unsigned ldm) {
-  static_assert(!std::is_void_v<L>, "cuemu: a matrix_a/matrix_b fragment needs a layout");
-  detail::load(f, p, ldm, std::is_same_v<L, row_major>);
+template <int M, int N, int K, class T, class L, class P>
+inline void load_matrix_sync(fragment<matrix_a, M, N, K, T, L>& f, const P* p, unsigned ldm) {
+  static_assert(!std::is_void_v<L>, "cuemu: a matrix_a fragment needs a layout");
+  using S = typename fragment<matrix_a, M, N, K, T, L>::storage_element_type;
+  constexpr bool row = std::is_same_v<L, row_major>;
+  const int l = static_cast<int>(detail::lane());
+  for (int e = 0; e < M * N / 32; ++e) {
+    const int r = (l + 32 * e) / N;
+    for (int k = 0; k < K; ++k) f.x[e * K + k] = detail::read<S>(p, ldm, r, k, row);
+  }
+}
+
+template <int M, int N, int K, class T, class L, class P>
+inline void load_matrix_sync(fragment<matrix_b, M, N, K, T, L>& f, const P* p, unsigned ldm) {
+  static_assert(!std::is_void_v<L>, "cuemu: a matrix_b fragment needs a layout");
+  using S = typename fragment<matrix_b, M, N, K, T, L>::storage_element_type;
+  constexpr bool row = std::is_same_v<L, row_major>;
+  const int c = static_cast<int>(detail::lane()) % N;
+  for (int k = 0; k < K; ++k) f.x[k] = detail::read<S>(p, ldm, k, c, row);
 }
 
 // The accumulator: the layout is given.
 template <int M, int N, int K, class T, class P>
 inline void load_matrix_sync(fragment<accumulator, M, N, K, T>& f, const P* p, unsigned ldm,
                              layout_t layout) {
-  detail::load(f, p, ldm, layout == mem_row_major);
+  using S = typename fragment<accumulator, M, N, K, T>::storage_element_type;
+  const int l = static_cast<int>(detail::lane());
+  for (int e = 0; e < M * N / 32; ++e) {
+    const int t = l + 32 * e;
+    f.x[e] = detail::read<S>(p, ldm, t / N, t % N, layout == mem_row_major);
+  }
 }
 
 template <int M, int N, int K, class T, class P>
 inline void store_matrix_sync(P* p, const fragment<accumulator, M, N, K, T>& f, unsigned ldm,
                               layout_t layout) {
-  using F = fragment<accumulator, M, N, K, T>;
-  const unsigned lane = detail::linear_thread() & 31u;
-  for (int e = 0; e < F::num_elements; ++e) {
-    const int t = static_cast<int>(lane) + 32 * e;
-    if (t >= F::rows * F::cols) break;
-    const int r = t / F::cols, c = t % F::cols;
+  const int l = static_cast<int>(detail::lane());
+  for (int e = 0; e < M * N / 32; ++e) {
+    const int t = l + 32 * e;
+    const int r = t / N, c = t % N;
     p[layout == mem_row_major ? static_cast<std::size_t>(r) * ldm + c
                               : static_cast<std::size_t>(c) * ldm + r] = f.x[e];
   }
 }
 
-// D = A B + C for the warp. satf (float accumulators): results clamped to the finite range, NaN
-// to 0, as PTX's .satfinite.
+namespace detail {
+
+// Element types to the type products are taken in, n at a time. half uses F16C (8 per
+// instruction) where the CPU has it; a NaN becomes the canonical float NaN, as cvt.f32.f16 gives.
+__attribute__((target("f16c"))) inline void halves_f16c(const __half* in, float* out, int n) {
+  int i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm256_storeu_ps(out + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i))));
+  for (; i < n; ++i) out[i] = __half2float(in[i]);
+  for (i = 0; i < n; ++i)
+    if (out[i] != out[i]) out[i] = __builtin_bit_cast(float, 0x7fffffffu);
+}
+// __builtin_cpu_supports reads what libgcc found at start-up (no function-local static: its
+// guard would be a race between CUDA threads for racecheck).
+inline bool has_f16c() { return __builtin_cpu_supports("f16c"); }
+inline void widen(const __half* in, float* out, int n) {
+  if (has_f16c())
+    halves_f16c(in, out, n);
+  else
+    for (int i = 0; i < n; ++i) out[i] = __half2float(in[i]);
+}
+inline void widen(const __nv_bfloat16* in, float* out, int n) {
+  for (int i = 0; i < n; ++i) out[i] = __bfloat162float(in[i]);
+}
+inline void widen(const float* in, float* out, int n) {
+  for (int i = 0; i < n; ++i) out[i] = in[i];
+}
+inline void widen(const double* in, double* out, int n) {
+  for (int i = 0; i < n; ++i) out[i] = in[i];
+}
+template <class C> inline void widen(const C* in, int* out, int n) {
+  for (int i = 0; i < n; ++i) out[i] = in[i];
+}
+
+template <class S> struct product_type { using type = float; };
+template <> struct product_type<double> { using type = double; };
+template <> struct product_type<signed char> { using type = int; };
+template <> struct product_type<unsigned char> { using type = int; };
+
+// acc[e] += sum over k of a[e * K + k] * b[k], k in increasing order. A float product of two
+// 11-bit (or shorter) significands is exact, so `+` after `*` rounds once, like an FMA.
+template <int E, int K>
+inline void dot_float(const float* a, const float* b, float* acc) {
+  for (int e = 0; e < E; ++e) {
+    float s = acc[e];
+    for (int k = 0; k < K; ++k) s += a[e * K + k] * b[k];
+    acc[e] = s;
+  }
+}
+template <int E, int K>
+__attribute__((target("fma"))) inline void dot_double_fma(const double* a, const double* b,
+                                                          double* acc) {
+  for (int e = 0; e < E; ++e)
+    for (int k = 0; k < K; ++k) acc[e] = __builtin_fma(a[e * K + k], b[k], acc[e]);
+}
+template <int E, int K>
+inline void dot_double(const double* a, const double* b, double* acc) {
+  if (__builtin_cpu_supports("fma")) {
+    dot_double_fma<E, K>(a, b, acc);
+    return;
+  }
+  for (int e = 0; e < E; ++e)
+    for (int k = 0; k < K; ++k) acc[e] = __builtin_fma(a[e * K + k], b[k], acc[e]);
+}
+template <int E, int K>
+inline void dot_int(const int* a, const int* b, int* acc) {  // 32 bits, wrapping
+  for (int e = 0; e < E; ++e) {
+    unsigned s = static_cast<unsigned>(acc[e]);
+    for (int k = 0; k < K; ++k)
+      s += static_cast<unsigned>(a[e * K + k]) * static_cast<unsigned>(b[k]);
+    acc[e] = static_cast<int>(s);
+  }
+}
+
+}  // namespace detail
+
+// D = A B + C for the warp, each lane its own elements. satf (float accumulators): results
+// clamped to the finite range, NaN to 0, as PTX's .satfinite.
 template <int M, int N, int K, class TA, class LA, class TB, class LB, class TC, class TD>
 inline void mma_sync(fragment<accumulator, M, N, K, TD>& d,
                      const fragment<matrix_a, M, N, K, TA, LA>& a,
                      const fragment<matrix_b, M, N, K, TB, LB>& b,
                      const fragment<accumulator, M, N, K, TC>& c, bool satf = false) {
-  using FA = fragment<matrix_a, M, N, K, TA, LA>;
-  using FB = fragment<matrix_b, M, N, K, TB, LB>;
-  using FD = fragment<accumulator, M, N, K, TD>;
-  using SA = typename FA::storage_element_type;
-  using SB = typename FB::storage_element_type;
-  using Acc = typename detail::accumulate_in<
-      std::conditional_t<std::is_same_v<TC, __half>, float, TC>>::type;
-  static_assert(sizeof(SA) * FA::num_elements * 32 + sizeof(SB) * FB::num_elements * 32 <=
-                detail::kScratchPerWarp);
-  const unsigned mask = __activemask();
-  const unsigned me = detail::linear_thread();
-  const unsigned lane = me & 31u, warp = me >> 5;
-  SA* sa = reinterpret_cast<SA*>(detail::t_scratch[warp]);
-  SB* sb = reinterpret_cast<SB*>(detail::t_scratch[warp] + sizeof(SA) * FA::num_elements * 32);
-  // Element t of a tile is element t / 32 of lane t % 32.
-  for (int e = 0; e < FA::num_elements; ++e) sa[e * 32 + lane] = a.x[e];
-  for (int e = 0; e < FB::num_elements; ++e) sb[e * 32 + lane] = b.x[e];
-  __syncwarp(mask);
-  typename FD::storage_element_type out[FD::num_elements];
-  for (int e = 0; e < FD::num_elements; ++e) {
-    const int t = static_cast<int>(lane) + 32 * e;
-    if (t >= M * N) break;
-    const int r = t / N, col = t % N;
-    Acc acc = static_cast<Acc>(detail::to_float(c.x[e]));
-    for (int k = 0; k < K; ++k) {
-      const auto x = detail::to_float(sa[r * K + k]);
-      const auto y = detail::to_float(sb[k * N + col]);
-      if constexpr (std::is_same_v<Acc, int>)
-        acc = static_cast<int>(static_cast<unsigned>(acc) +
-                               static_cast<unsigned>(x) * static_cast<unsigned>(y));
-      else if constexpr (std::is_same_v<Acc, double>)
-        acc = __builtin_fma(x, y, acc);
-      else
-        acc = __builtin_fmaf(static_cast<float>(x), static_cast<float>(y), acc);
-    }
-    if constexpr (std::is_same_v<Acc, float>) {
+  using D = typename fragment<accumulator, M, N, K, TD>::storage_element_type;
+  using SA = typename fragment<matrix_a, M, N, K, TA, LA>::storage_element_type;
+  using P = typename detail::product_type<SA>::type;
+  constexpr int E = M * N / 32;
+  P pa[E * K], pb[K], acc[E];
+  detail::widen(a.x, pa, E * K);
+  detail::widen(b.x, pb, K);
+  for (int e = 0; e < E; ++e) acc[e] = static_cast<P>(detail::to_float(c.x[e]));
+  if constexpr (std::is_same_v<P, int>)
+    detail::dot_int<E, K>(pa, pb, acc);
+  else if constexpr (std::is_same_v<P, double>)
+    detail::dot_double<E, K>(pa, pb, acc);
+  else
+    detail::dot_float<E, K>(pa, pb, acc);
+  for (int e = 0; e < E; ++e) {
+    if constexpr (std::is_same_v<P, float>) {
       if (satf) {
-        if (acc != acc) acc = 0.0f;
-        else if (acc > 3.402823466e38f) acc = 3.402823466e38f;
-        else if (acc < -3.402823466e38f) acc = -3.402823466e38f;
+        if (acc[e] != acc[e]) acc[e] = 0.0f;
+        else if (acc[e] > 3.402823466e38f) acc[e] = 3.402823466e38f;
+        else if (acc[e] < -3.402823466e38f) acc[e] = -3.402823466e38f;
       }
     }
-    out[e] = detail::from_value<typename FD::storage_element_type>(acc);
+    d.x[e] = detail::from_value<D>(acc[e]);
   }
-  __syncwarp(mask);
-  for (int e = 0; e < FD::num_elements; ++e) d.x[e] = out[e];
 }
 
 // cvt.rna.tf32.f32: to 10 fraction bits, rounding to nearest, ties away from zero.
