@@ -1,13 +1,13 @@
-// The device runtime: the runtime calls a CUDA thread may make (dynamic parallelism). Launches,
-// copies and memsets issued by a grid's threads become work of that grid (exec/grid.h), run
-// after its blocks; device-side streams are handles that order nothing beyond that, because the
-// work runs one item at a time in issue order.
+// The device runtime: the runtime calls a CUDA thread may make (dynamic parallelism). Launches
+// and copies issued by a grid's threads become work of that grid (exec/grid.h), run after its
+// blocks; device-side streams are handles that order nothing beyond that, because the work runs
+// one item at a time in issue order. (cudaMemsetAsync sets nothing, as on an H200: memory.cpp.)
 #include <execinfo.h>
 
 #include <cstdio>
 #include <mutex>
 #include <string>
-#include <unordered_map>
+#include <unordered_set>
 
 #include <cuda_runtime.h>
 
@@ -22,14 +22,14 @@ namespace {
 
 // A stream made in device code. Only its address matters: a handle distinct from every host
 // stream (host API calls refuse it) and from the special handles. Records are never freed: an
-// H200 accepts a second cudaStreamDestroy of the same handle.
+// H200 accepts a second cudaStreamDestroy of the same handle, and runs work issued on it after.
 struct device_stream {
-  bool destroyed = false;
+  unsigned int flags = 0;
 };
 
 std::mutex g_streams_mutex;
-std::unordered_map<const void*, device_stream*>& device_streams() {
-  static auto* s = new std::unordered_map<const void*, device_stream*>;  // outlives exit
+std::unordered_set<const void*>& device_streams() {
+  static auto* s = new std::unordered_set<const void*>;  // outlives exit
   return *s;
 }
 
@@ -53,20 +53,17 @@ cudaError_t device_stream_create(cudaStream_t* stream, unsigned int flags) {
   // (and refuses others).
   if (flags != cudaStreamNonBlocking && flags != cudaStreamDefault)
     return record_error(cudaErrorInvalidValue);
-  auto* s = new device_stream;
+  auto* s = new device_stream{flags};
   std::lock_guard<std::mutex> lock(g_streams_mutex);
-  device_streams().emplace(s, s);
+  device_streams().insert(s);
   *stream = reinterpret_cast<cudaStream_t>(s);
   return cudaSuccess;
 }
 
 cudaError_t device_stream_destroy(cudaStream_t stream) {
   // As an H200 answers: 0 and the special streams are invalid; unknown and already destroyed
-  // handles are accepted.
+  // handles are accepted (the handle stays valid: work issued on it later still runs there).
   if (special(stream)) return record_error(cudaErrorInvalidValue);
-  std::lock_guard<std::mutex> lock(g_streams_mutex);
-  auto it = device_streams().find(stream);
-  if (it != device_streams().end()) it->second->destroyed = true;
   return cudaSuccess;
 }
 
