@@ -78,34 +78,39 @@ cudaError_t issue_device_op(cudaStream_t stream, std::function<void()> op) {
   return cudaSuccess;
 }
 
-void device_free_fault(const void* p) {
+namespace {
+
+// Ends the calling CUDA thread with a fault at the user's line that made the runtime call.
+[[noreturn]] void fault_at_caller(const char* fault_class, const std::string& details,
+                                  cudaError_t error) {
   void* frames[16];
   const int n = backtrace(frames, 16);
   const code_location at = first_user_location(frames, n);
   static thread_local std::string file;  // the report keeps a pointer to it
   file = at.file;
+  fault_current_thread(fault_class, file.empty() ? nullptr : file.c_str(), at.line, details, error,
+                       true);
+}
+
+}  // namespace
+
+void device_free_fault(const void* p) {
   char details[160];
   std::snprintf(details, sizeof details,
                 "  %p was not allocated by cudaMalloc or malloc in device code (device code "
                 "may free only those)\n",
                 p);
-  fault_current_thread("invalid device-side free", file.empty() ? nullptr : file.c_str(),
-                       at.line, details, cudaErrorIllegalAddress, true);
+  fault_at_caller("invalid device-side free", details, cudaErrorIllegalAddress);
 }
 
 void device_call_unsupported(const char* call) {
-  void* frames[16];
-  const int n = backtrace(frames, 16);
-  const code_location at = first_user_location(frames, n);
-  static thread_local std::string file;  // the report keeps a pointer to it
-  file = at.file;
-  fault_current_thread(
-      "unsupported call in device code", file.empty() ? nullptr : file.c_str(), at.line,
-      std::string("  ") + call +
-          ": device code cannot wait for work it launched since CUDA 12 (nvcc refuses the call "
-          "for sm_90 and later). A parent grid completes only after its children: wait on the "
-          "host, or launch the rest with cudaStreamTailLaunch\n",
-      cudaErrorNotSupported, true);
+  fault_at_caller("unsupported call in device code",
+                  std::string("  ") + call +
+                      ": device code cannot wait for work it launched since CUDA 12 (nvcc "
+                      "refuses the call for sm_90 and later). A parent grid completes only after "
+                      "its children: wait on the host, or launch the rest with "
+                      "cudaStreamTailLaunch\n",
+                  cudaErrorNotSupported);
 }
 
 }  // namespace cuemu::detail

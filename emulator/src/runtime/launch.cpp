@@ -73,6 +73,19 @@ cudaError_t validate(const call_configuration& c, const void* fn, int& max_dynam
   return cudaSuccess;
 }
 
+// What a launch runs: the kernel with its parameters (not copied here), its name, shape and
+// call site.
+void describe_launch(launch_state& L, const call_configuration& c, const kernel_entry& e,
+                     int max_dynamic_shared) {
+  L.entry = e;
+  L.max_dynamic_shared = max_dynamic_shared;
+  L.kernel_name = kernel_display_name(e.name, e.signature);
+  L.grid = c.grid;
+  L.block = c.block;
+  L.dynamic_shared = c.shared_mem;
+  L.site = c.where;
+}
+
 // A <<<...>>> in device code: checked like a host launch (the stream must be one of the device
 // runtime's), then queued as work of the calling thread's grid with a copy of the parameters.
 // What an H200 answers: a bad configuration is cudaErrorInvalidConfiguration (the host gets
@@ -95,14 +108,8 @@ cudaError_t launch_from_device(const call_configuration& c, const kernel_entry& 
     if (l->entry.params) l->entry.free_params(const_cast<void*>(l->entry.params));
     delete l;
   });
-  L->entry = e;
+  describe_launch(*L, c, e, max_dynamic_shared);
   L->entry.params = e.copy_params(e.params);
-  L->max_dynamic_shared = max_dynamic_shared;
-  L->kernel_name = kernel_display_name(e.name, e.signature);
-  L->grid = c.grid;
-  L->block = c.block;
-  L->dynamic_shared = c.shared_mem;
-  L->site = c.where;
   L->depth = parent->depth + 1;
   device_work w;
   w.tail = c.stream == cudaStreamTailLaunch;
@@ -184,15 +191,9 @@ cudaError_t launch(const kernel_entry& e) {
   }
 
   auto L = std::make_shared<launch_state>();
-  L->entry = e;
+  describe_launch(*L, c, e, max_dynamic_shared);
   L->cooperative = c.cooperative;
   if (c.cooperative) L->grid_sync = std::make_unique<launch_state::grid_barrier>();
-  L->max_dynamic_shared = max_dynamic_shared;
-  L->kernel_name = kernel_display_name(e.name, e.signature);
-  L->grid = c.grid;
-  L->block = c.block;
-  L->dynamic_shared = c.shared_mem;
-  L->site = c.where;
   // A GPU writes out earlier kernels' printf output at a launch.
   flush_device_output();
   if (streams_synchronous()) {
