@@ -80,6 +80,29 @@ do_setup() {
   command -v pip3 >/dev/null || python3 -m pip --version >/dev/null 2>&1 || {
     [ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip; }
   install_cccl
+  install_tvm_ffi
+}
+
+# TVM-FFI (apache-tvm-ffi, pinned) with ninja in a virtual environment in the cache: the test of
+# the toolkit directory through a Python build helper (CUDA_HOME=build/toolkit) uses it.
+tvm_ffi_version=0.1.15.post2
+ninja_version=1.13.2
+install_tvm_ffi() {
+  local tvm_venv=$cache_dir/venv-tvm-ffi
+  if "$tvm_venv/bin/python" -c "import tvm_ffi, sys; sys.exit(tvm_ffi.__version__ != '$tvm_ffi_version')" 2>/dev/null &&
+     [ -x "$tvm_venv/bin/ninja" ]; then
+    echo "TVM-FFI $tvm_ffi_version: present"; return 0
+  fi
+  echo "installing TVM-FFI $tvm_ffi_version and ninja $ninja_version (Python index) into $tvm_venv"
+  rm -rf "$tvm_venv"
+  if python3 -m venv "$tvm_venv" >/dev/null 2>&1 &&
+     "$tvm_venv/bin/python" -m pip install --quiet "apache-tvm-ffi==$tvm_ffi_version" "ninja==$ninja_version"; then
+    return 0
+  fi
+  rm -rf "$tvm_venv"
+  echo "run_checks.sh: could not install TVM-FFI (its test will be skipped)" >&2
+  [ "$strict" = 1 ] && exit 1
+  return 0
 }
 
 # CCCL (libcu++, CUB, Thrust) from the Python index, pinned to the release for CUDA 13.0, into a

@@ -135,5 +135,13 @@ inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* blo
       blockSizeLimit);
 }
 
+// The architecture this .cu was compiled for (-arch; the driver defines the macro): a program
+// emulates the highest one among its units unless CUEMU_ARCH says otherwise (runtime/device.cpp),
+// so a program linked by a build system's own link step still reports its -arch.
+#ifdef __CUEMU_UNIT_ARCH__
+__attribute__((used, section("cuemu_unit_arch"))) static const int cuemu_unit_arch_record =
+    __CUEMU_UNIT_ARCH__;
+#endif
+
 #endif  // __cplusplus
 #endif  // __CUDA_RUNTIME_H__

@@ -9,6 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "driver/build.h"
+#include "driver/host_link.h"
+#include "driver/nvcc.h"
 #include "driver/options.h"
 #include "driver/process.h"
 #include "driver/toolchain.h"
@@ -16,114 +19,6 @@
 using namespace cuemu::driver;
 
 namespace {
-
-std::string base_name(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-// Removes a directory and what is in it (the driver's temporary directory: no links followed).
-void remove_tree(const std::string& path) {
-  if (DIR* d = opendir(path.c_str())) {
-    while (dirent* e = readdir(d)) {
-      const std::string name = e->d_name;
-      if (name == "." || name == "..") continue;
-      const std::string p = path + "/" + name;
-      struct stat st;
-      if (lstat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) remove_tree(p);
-      else unlink(p.c_str());
-    }
-    closedir(d);
-  }
-  rmdir(path.c_str());
-}
-
-std::string make_work_dir() {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/cuemu-XXXXXX";
-  std::vector<char> buf(templ.begin(), templ.end());
-  buf.push_back(0);
-  if (!mkdtemp(buf.data())) {
-    std::perror("cuemu: cannot create a temporary directory");
-    std::exit(2);
-  }
-  return buf.data();
-}
-
-bool is_cpp(const std::string& in) {
-  return has_suffix(in, ".cpp") || has_suffix(in, ".cc") || has_suffix(in, ".cxx") ||
-         has_suffix(in, ".c") || has_suffix(in, ".C");
-}
-
-// The language of input i: -x before it, else its suffix.
-bool is_cuda_input(const options& o, std::size_t i) {
-  const std::string& lang = i < o.input_langs.size() ? o.input_langs[i] : std::string();
-  return lang.empty() ? has_suffix(o.inputs[i], ".cu") : lang == "cu";
-}
-
-// Compiles one input into an object in `dir`; objects and archives pass through.
-int build_object(const options& o, const paths& p, variant v, std::size_t i,
-                 const std::string& dir, std::string& object) {
-  const std::string& in = o.inputs[i];
-  const int index = static_cast<int>(i);
-  const std::string stem = dir + "/" + std::to_string(index) + "_" + base_name(in);
-  const bool forced_cpp = i < o.input_langs.size() && o.input_langs[i] == "c++";
-  if (is_cuda_input(o, i)) {
-    object = stem + ".o";
-    return compile_cu(o, p, v, in, object);
-  }
-  if (is_cpp(in) || forced_cpp) {
-    object = stem + ".o";
-    return compile_cpp(o, p, v, in, object);
-  }
-  if (has_suffix(in, ".o") || has_suffix(in, ".a") || has_suffix(in, ".so")) {
-    object = in;
-    return 0;
-  }
-  std::fprintf(stderr, "cuemu: %s: unknown file type (expected .cu, .cpp, .cc, .o or .a)\n",
-               in.c_str());
-  return 2;
-}
-
-int build_program(const options& o, const paths& p, variant v, const std::string& dir,
-                  const std::string& program) {
-  std::vector<std::string> objects;
-  for (std::size_t i = 0; i < o.inputs.size(); ++i) {
-    std::string obj;
-    if (int rc = build_object(o, p, v, i, dir, obj); rc != 0) return rc;
-    objects.push_back(obj);
-  }
-  const std::string defaults = dir + "/cuemu_defaults.cpp";
-  if (int rc = write_defaults_source(o, defaults); rc != 0) return rc;
-  const std::string obj = dir + "/cuemu_defaults.o";
-  if (int rc = compile_cpp(o, p, v, defaults, obj); rc != 0) return rc;
-  objects.push_back(obj);
-  return link_program(o, p, v, objects, program);
-}
-
-int compile_only(const options& o, const paths& p, variant v) {
-  if (o.inputs.size() != 1 && !o.output.empty()) {
-    std::fprintf(stderr, "cuemu: -c with -o takes one input file\n");
-    return 2;
-  }
-  for (std::size_t i = 0; i < o.inputs.size(); ++i) {
-    const std::string& in = o.inputs[i];
-    std::string out = o.output;
-    if (out.empty()) {
-      out = base_name(in);
-      out = out.substr(0, out.rfind('.')) + ".o";
-    }
-    // -MD/-MMD: the dependency file as nvcc writes it (FILE.d beside the object, or -MF).
-    std::string depfile;
-    if (o.dependencies) depfile = !o.depfile.empty() ? o.depfile : out.substr(0, out.rfind('.')) + ".d";
-    if (is_cuda_input(o, i)) {
-      if (int rc = compile_cu(o, p, v, in, out, depfile, o.dep_target); rc != 0) return rc;
-    } else if (int rc = compile_cpp(o, p, v, in, out, depfile); rc != 0) {
-      return rc;
-    }
-  }
-  return 0;
-}
 
 std::vector<std::string> read_lines(const std::string& path) {
   std::vector<std::string> lines;
@@ -193,13 +88,13 @@ int compare_schedules(const options& o, variant v, const std::string& program, c
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The toolkit directory's bin/nvcc and bin/cuemu-host-link are links to this program.
+  const std::string self = base_name(argv[0]);
+  if (self == "nvcc") return nvcc_main(argc, argv);
+  if (self == "cuemu-host-link") return host_link_main(argc, argv);
   const options o = parse_options(argc, argv);
   paths p = locate_paths();
-  if (!o.host_compiler.empty()) {  // -ccbin: a compiler, or the directory it is in
-    struct stat st;
-    p.cxx = stat(o.host_compiler.c_str(), &st) == 0 && S_ISDIR(st.st_mode) ? o.host_compiler + "/g++"
-                                                                           : o.host_compiler;
-  }
+  use_host_compiler(o, p);
   // Inputs that cannot be read are named before anything is built.
   for (const auto& in : o.inputs) {
     struct stat st;

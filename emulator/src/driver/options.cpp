@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 namespace cuemu::driver {
 namespace {
@@ -73,6 +75,65 @@ const char* const kIgnoredWithValue[] = {
 
 }  // namespace
 
+bool parse_check_list(const std::string& v, options& o, std::string* bad) {
+  std::size_t pos = 0;
+  while (pos <= v.size()) {
+    const std::size_t comma = v.find(',', pos);
+    const std::string m = v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    if (m == "memcheck" || m == "all") o.memcheck = true;
+    if (m == "racecheck" || m == "all") o.racecheck = true;
+    if (m == "synccheck" || m == "all") o.synccheck = true;
+    if (m != "memcheck" && m != "racecheck" && m != "synccheck" && m != "all" && m != "none") {
+      if (bad) *bad = m;
+      return false;
+    }
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return true;
+}
+
+bool read_response_file(const std::string& path, std::vector<std::string>& words, std::string& error) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    error = "cannot read options file '" + path + "'";
+    return false;
+  }
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string s = ss.str();
+  std::string w;
+  bool in_word = false;
+  char quote = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+      else if (c == '\\' && quote == '"' && i + 1 < s.size()) w += s[++i];
+      else w += c;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+      in_word = true;
+    } else if (c == '\\' && i + 1 < s.size()) {
+      w += s[++i];
+      in_word = true;
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (in_word) words.push_back(w);
+      w.clear();
+      in_word = false;
+    } else {
+      w += c;
+      in_word = true;
+    }
+  }
+  if (quote) {
+    error = "unterminated quote in options file '" + path + "'";
+    return false;
+  }
+  if (in_word) words.push_back(w);
+  return true;
+}
+
 void print_usage() {
   std::puts(
       "usage: cuemu run [OPTIONS] FILE... [-- ARGS...]   build, then run with ARGS\n"
@@ -119,6 +180,13 @@ options parse_options(int argc, char** argv) {
   else if (cmd == "translate") o.command = mode::translate;
   else usage_error("unknown command '" + cmd + "' (expected run, cc or translate)");
 
+  for (int i = 2; i < argc; ++i) {  // it applies to the options before it too
+    const std::string a = argv[i];
+    if (a == "--") break;
+    if (a == "-forward-unknown-to-host-compiler" || a == "--forward-unknown-to-host-compiler" ||
+        a == "-forward-unknown-to-host-linker" || a == "--forward-unknown-to-host-linker")
+      o.forward_unknown = true;
+  }
   bool arch_given = false;
   int gencode_arch = 0;
   std::string lang;  // -x
@@ -191,6 +259,17 @@ options parse_options(int argc, char** argv) {
       o.compile_only = true;
       continue;
     }
+    if (a == "-forward-unknown-to-host-compiler" || a == "--forward-unknown-to-host-compiler" ||
+        a == "-forward-unknown-to-host-linker" || a == "--forward-unknown-to-host-linker") {
+      o.forward_unknown = true;
+      continue;
+    }
+    if (starts_with(a, "-isystem=")) {  // CMake's form for nvcc (CMAKE_INCLUDE_SYSTEM_FLAG_CUDA)
+      if (a.size() == 9) usage_error("option -isystem= needs a directory");
+      o.preprocessor.push_back("-isystem");
+      o.preprocessor.push_back(a.substr(9));
+      continue;
+    }
     if (a == "-I" || a == "-D" || a == "-U" || a == "-isystem") {
       if (i + 1 >= argc) usage_error("option " + a + " needs a value");
       if (a == "-isystem") {
@@ -240,19 +319,10 @@ options parse_options(int argc, char** argv) {
         pos = comma + 1;
       }
     } else if (take_value(a, "--check", i, argc, argv, v)) {
-      std::size_t pos = 0;
-      while (pos <= v.size()) {
-        std::size_t comma = v.find(',', pos);
-        std::string m = v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-        if (m == "memcheck" || m == "all") o.memcheck = true;
-        if (m == "racecheck" || m == "all") o.racecheck = true;
-        if (m == "synccheck" || m == "all") o.synccheck = true;
-        if (m != "memcheck" && m != "racecheck" && m != "synccheck" && m != "all" && m != "none")
-          usage_error("unknown check '" + m + "' in " + a +
-                      " (expected memcheck, racecheck, synccheck, all or none)");
-        if (comma == std::string::npos) break;
-        pos = comma + 1;
-      }
+      std::string bad;
+      if (!parse_check_list(v, o, &bad))
+        usage_error("unknown check '" + bad + "' in " + a +
+                    " (expected memcheck, racecheck, synccheck, all or none)");
     } else if (take_value(a, "--streams", i, argc, argv, v)) {
       if (v != "async" && v != "sync") usage_error("invalid " + a + " (expected async or sync)");
       o.env.push_back("CUEMU_STREAMS=" + v);
@@ -300,6 +370,8 @@ options parse_options(int argc, char** argv) {
       std::exit(0);
     } else if (a == "-w") {
       o.compile.push_back("-w");
+    } else if (!a.empty() && a[0] == '-' && o.forward_unknown) {
+      o.compile.push_back(a);  // as nvcc does: -opt or -opt=value, for the host compiler
     } else if (!a.empty() && a[0] == '-') {
       usage_error("unknown option '" + a + "'");
     } else {

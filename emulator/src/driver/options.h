@@ -30,11 +30,18 @@ struct options {
   int compare_schedules = 0;              // --compare-schedules=N: run under N schedules
   bool keep = false;
   bool verbose = false;
+  bool forward_unknown = false;           // -forward-unknown-to-host-compiler: unknown -opts to g++
   std::vector<std::string> program_args;  // after --
 };
 
 // Parses argv; on a bad command line prints "cuemu: <what>" and exits with status 2.
 options parse_options(int argc, char** argv);
 void print_usage();
+// The words of a response file (nvcc's --options-file, g++'s @FILE): separated by white space,
+// with '...', "..." and \ as a shell reads them. False, with `error` set, if it cannot be read.
+bool read_response_file(const std::string& path, std::vector<std::string>& words, std::string& error);
+// "memcheck,synccheck", "all", "none", ...: sets o's checks; false (and *bad: the name) if a
+// name is unknown.
+bool parse_check_list(const std::string& list, options& o, std::string* bad = nullptr);
 
 }  // namespace cuemu::driver

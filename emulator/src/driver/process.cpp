@@ -32,13 +32,19 @@ void forward_termination_signals() {
 
 int termination_signal() { return g_stop_signal; }
 
+namespace {
+const char* g_verbose_prefix = "+ ";
+}
+
+void set_verbose_prefix(const char* prefix) { g_verbose_prefix = prefix; }
+
 int run_process(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                 bool verbose, const std::string& stdout_path, const std::string& stderr_path) {
   if (verbose) {
     std::string line;
     for (const auto& e : env) line += e + " ";
     for (const auto& a : argv) line += a + " ";
-    std::fprintf(stderr, "+ %s\n", line.c_str());
+    std::fprintf(stderr, "%s%s\n", g_verbose_prefix, line.c_str());
   }
   std::fflush(nullptr);
   if (g_stop_signal) return 128 + g_stop_signal;

@@ -12,6 +12,9 @@ namespace cuemu::driver {
 int run_process(const std::vector<std::string>& argv, const std::vector<std::string>& env = {},
                 bool verbose = false, const std::string& stdout_path = "", const std::string& stderr_path = "");
 
+// What verbose output puts before each command ("+ " unless set; nvcc's "#$ ").
+void set_verbose_prefix(const char* prefix);
+
 // SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the driver go on to the process it runs (which is
 // waited for); termination_signal() then returns the signal, and the driver cleans up and ends
 // by it. No process is left behind, and no temporary directory.

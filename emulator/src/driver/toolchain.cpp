@@ -1,6 +1,7 @@
 #include "driver/toolchain.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -152,6 +153,9 @@ int preprocess_cu(const options& o, const paths& p, variant v, const std::string
   if (!p.cccl_dir.empty()) cmd.insert(cmd.end(), {"-isystem", p.cccl_dir});
   for (const auto& d : nvcc_macros(o, true)) cmd.push_back(d);
   if (device_pass) cmd.push_back("-D__CUDA_ARCH__=" + std::to_string(o.arch * 10));
+  // The unit records the architecture it was compiled for (cuda_runtime.h), so a program linked
+  // by another tool (the toolkit's host link, driver/host_link.h) emulates it.
+  cmd.push_back("-D__CUEMU_UNIT_ARCH__=" + std::to_string(o.arch));
   // The text is compiled with ThreadSanitizer's instrumentation (which the preprocessor is not
   // told of): headers keep the emulator's per-worker records out of it (cuemu/progress.h).
   if (v == variant::racecheck) cmd.push_back("-D__CUEMU_RACECHECK__");
@@ -251,6 +255,38 @@ int compile_cu(const options& o, const paths& p, variant v, const std::string& i
   if (!o.keep)
     for (const std::string& f : {host_ii, device_ii, host_o, device_o}) std::remove(f.c_str());
   return rc;
+}
+
+int preprocess_only(const options& o, const paths& p, variant v, const std::string& in,
+                    const std::string& out, bool deps_only, const std::string& dep_target) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/cuemu-pre-XXXXXX";
+  std::vector<char> buf(templ.begin(), templ.end());
+  buf.push_back(0);
+  const int fd = mkstemp(buf.data());
+  if (fd < 0) {
+    std::perror("cuemu: cannot create a temporary file");
+    return 2;
+  }
+  close(fd);
+  const std::string pre = buf.data(), deps = pre + ".d";
+  std::string text;
+  const int rc = preprocess_cu(o, p, v, in, false, pre, deps_only ? deps : "", dep_target, text);
+  if (deps_only) text = read_file(deps);
+  std::remove(pre.c_str());
+  std::remove(deps.c_str());
+  if (rc != 0) return rc;
+  if (out.empty()) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return std::fflush(stdout) == 0 ? 0 : 2;
+  }
+  std::ofstream w(out, std::ios::binary);
+  w << text;
+  if (!w) {
+    std::fprintf(stderr, "cuemu: cannot write %s\n", out.c_str());
+    return 2;
+  }
+  return 0;
 }
 
 int compile_translated(const options& o, const paths& p, variant v, const std::string& in,

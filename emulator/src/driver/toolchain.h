@@ -28,6 +28,10 @@ int translate_cu(const options& o, const paths& p, variant v, const std::string&
 // once when the two are the same, else twice and joined (driver/passes.h).
 int compile_cu(const options& o, const paths& p, variant v, const std::string& in,
                const std::string& out, const std::string& depfile = "", const std::string& dep_target = "");
+// nvcc -E (`deps_only` false) and -M (true): the host pass's preprocessed text, or its
+// dependencies in make's form with `dep_target` as the target, written to `out` ("" : stdout).
+int preprocess_only(const options& o, const paths& p, variant v, const std::string& in,
+                    const std::string& out, bool deps_only, const std::string& dep_target);
 int compile_translated(const options& o, const paths& p, variant v, const std::string& in,
                        const std::string& out);
 int compile_cpp(const options& o, const paths& p, variant v, const std::string& in,

@@ -171,11 +171,24 @@ cudaDeviceProp make_properties(int cc) {
   return p;
 }
 
+// The records of cuda_runtime.h, one per .cu (padding between them, if any, reads 0).
+extern "C" const int __start_cuemu_unit_arch[] __attribute__((weak));
+extern "C" const int __stop_cuemu_unit_arch[] __attribute__((weak));
+
+int linked_units_arch() {
+  int cc = 0;
+  if (!__start_cuemu_unit_arch || !__stop_cuemu_unit_arch) return 0;
+  for (const int* r = __start_cuemu_unit_arch; r < __stop_cuemu_unit_arch; ++r)
+    if (*r >= 50 && *r < 1000 && *r > cc) cc = *r;
+  return cc;
+}
+
 void init_once() {
   device_state& s = state();
   std::call_once(s.once, [&s] {
     int cc = 0;
     if (const char* env = std::getenv("CUEMU_ARCH")) cc = parse_compute_capability(env);
+    if (cc == 0) cc = linked_units_arch();
     if (cc == 0) cc = k_default_cc;
     s.cc = cc;
     s.prop = make_properties(cc);
