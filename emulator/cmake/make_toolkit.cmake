@@ -6,6 +6,7 @@
 #   lib64/libcudart.so, libcudart_static.a, libcudadevrt.a
 #                                   linker scripts naming the emulator's runtime (the plain one;
 #                                   the host link puts the checking mode's in their place)
+#                                   and empty stand-ins for the libraries it does not emulate
 #   nvvm/libdevice/                 empty (CMake requires the directory; no NVIDIA bitcode)
 #   version.json, version.txt       the CUDA version the emulator models
 # Run as: cmake -DTOOLKIT=DIR -DCUEMU=FILE -DINCLUDE_DIR=DIR [-DCCCL_DIR=DIR] -DRUNTIME=FILE
@@ -43,6 +44,24 @@ set(_script "/* cuemu: the CUDA runtime of this toolkit is the emulator's (a GNU
 foreach(_lib libcudart.so libcudart_static.a libcudadevrt.a)
   file(WRITE "${TOOLKIT}/lib64/${_lib}" "${_script}")
 endforeach()
+
+# The toolkit's other libraries are not emulated, but a build may link them (FindCUDAToolkit's
+# CUDA::curand for cuRAND's device API, which is header-only): empty stand-ins here keep such a
+# build from taking the machine's own toolkit. Their headers stop a build that uses them with
+# "cuemu does not provide <...>"; a call without the header is an undefined reference.
+set(_stand_ins cuda curand cublas cublasLt cufft cufftw cusolver cusparse nvrtc nvrtc-builtins nvJitLink
+    nvToolsExt nvidia-ml nvjpeg cupti cuFile cuFile_rdma OpenCL nppc nppial nppicc nppidei nppif nppig
+    nppim nppist nppisu nppitc npps)
+foreach(_lib IN LISTS _stand_ins)
+  file(WRITE "${TOOLKIT}/lib64/lib${_lib}.so" "/* cuemu: ${_lib} is not emulated (an empty stand-in, so that no other toolkit's is linked). */\n")
+endforeach()
+foreach(_lib curand_static cublas_static cublasLt_static cufft_static cufft_static_nocallback cufftw_static
+             cusolver_static cusparse_static nvrtc_static nvrtc-builtins_static nvptxcompiler_static culibos
+             cupti_static cuFile_static cuFile_rdma_static metis_static lapack_static nppc_static npps_static)
+  file(WRITE "${TOOLKIT}/lib64/lib${_lib}.a" "/* cuemu: ${_lib} is not emulated (an empty stand-in, so that no other toolkit's is linked). */\n")
+endforeach()
+file(MAKE_DIRECTORY "${TOOLKIT}/lib64/stubs")
+file(WRITE "${TOOLKIT}/lib64/stubs/libcuda.so" "/* cuemu: the driver API is not emulated (an empty stand-in). */\n")
 
 file(WRITE "${TOOLKIT}/version.json"
 "{

@@ -98,6 +98,66 @@ inline void st(void* p, T v, int order) noexcept {
   else __atomic_store(static_cast<T*>(p), &v, __ATOMIC_SEQ_CST);
 }
 
+// Vector loads and stores with an ordering (ld.relaxed.v2.u32, st.release.v2.u64, ...) are one
+// access of the whole vector, as on the GPU, where libraries rely on it: CUB's decoupled
+// look-back writes a tile's status and value as one uint2 (ulonglong2 for 8-byte values), and a
+// reader that saw the new status with the old value would scan wrongly. Up to 8 bytes: one
+// atomic of that width; 16 and 32 bytes: under a lock per address (x86 has no 16-byte atomic
+// load without cmpxchg16b), so that such accesses are atomic with respect to one another.
+template <class T, int N>
+struct alignas(sizeof(T) * N <= 16 ? sizeof(T) * N : 16) vec {
+  T e[N];
+};
+
+template <std::size_t Bytes>
+struct wide_word {
+  using type = std::conditional_t<Bytes == 2, unsigned short,
+               std::conditional_t<Bytes == 4, unsigned int, unsigned long long>>;
+};
+
+inline int& wide_lock(const void* p) noexcept {
+  static int locks[64];
+  return locks[(reinterpret_cast<std::uintptr_t>(p) >> 4) % 64];
+}
+
+template <class T, int N>
+inline vec<T, N> ld_vec(void* p, int order) noexcept {
+  vec<T, N> out;
+  if constexpr (sizeof(out) <= 8) {
+    using W = typename wide_word<sizeof(out)>::type;
+    W w;
+    __atomic_load(static_cast<W*>(p), &w, order == 2 || order == 4 ? __ATOMIC_ACQUIRE : __ATOMIC_SEQ_CST);
+    std::memcpy(&out, &w, sizeof out);
+    ::cuemu::detail::polled(p, w);
+  } else {
+    int& lock = wide_lock(p);
+    while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE)) {
+    }
+    std::memcpy(&out, p, sizeof out);
+    __atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+    unsigned long long h = 0;
+    std::memcpy(&h, &out, 8);
+    ::cuemu::detail::polled(p, h ^ (h >> 7) ^ reinterpret_cast<const unsigned long long*>(&out)[1]);
+  }
+  return out;
+}
+
+template <class T, int N>
+inline void st_vec(void* p, const vec<T, N>& v, int order) noexcept {
+  if constexpr (sizeof(v) <= 8) {
+    using W = typename wide_word<sizeof(v)>::type;
+    W w;
+    std::memcpy(&w, &v, sizeof w);
+    __atomic_store(static_cast<W*>(p), &w, order == 3 || order == 4 ? __ATOMIC_RELEASE : __ATOMIC_SEQ_CST);
+  } else {
+    int& lock = wide_lock(p);
+    while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE)) {
+    }
+    std::memcpy(p, &v, sizeof v);
+    __atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+  }
+}
+
 // Any read-modify-write as a compare-and-swap loop; returns the old value.
 template <class T, class F>
 inline T atom_rmw(void* p, F f, int order = 5) noexcept {

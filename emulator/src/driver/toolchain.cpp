@@ -1,5 +1,7 @@
 #include "driver/toolchain.h"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -92,6 +94,36 @@ std::vector<std::string> nvcc_macros(const options& o, bool cuda) {
   return out;
 }
 
+std::string real_path(const std::string& path) {
+  char buf[PATH_MAX];
+  return realpath(path.c_str(), buf) ? std::string(buf) : path;
+}
+
+// The include directory of the toolkit the build makes (build/toolkit/include, a directory of
+// links to the emulator's headers) is the emulator's own: a build naming it (-I$(CUDA_HOME)/include,
+// CMake's include directories of CUDA::* targets) must not see the headers twice, or a header
+// that includes the toolkit's next one (curand_kernel.h) would find itself.
+bool is_own_toolkit_include(const std::string& dir, const paths& p) {
+  return exists(dir + "/cuemu") && real_path(dir + "/cuemu") == real_path(p.include_dir + "/cuemu") &&
+         real_path(dir) != real_path(p.include_dir);
+}
+
+// The user's -I, -isystem, -D and -U, without the toolkit's include directory.
+std::vector<std::string> user_preprocessor_flags(const options& o, const paths& p) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < o.preprocessor.size(); ++i) {
+    const std::string& f = o.preprocessor[i];
+    if (f == "-isystem" && i + 1 < o.preprocessor.size()) {
+      if (!is_own_toolkit_include(o.preprocessor[i + 1], p)) out.insert(out.end(), {f, o.preprocessor[i + 1]});
+      ++i;
+      continue;
+    }
+    if (f.rfind("-I", 0) == 0 && is_own_toolkit_include(f.substr(2), p)) continue;
+    out.push_back(f);
+  }
+  return out;
+}
+
 }  // namespace
 
 const char* variant_name(variant v) {
@@ -159,7 +191,7 @@ int preprocess_cu(const options& o, const paths& p, variant v, const std::string
   // The text is compiled with ThreadSanitizer's instrumentation (which the preprocessor is not
   // told of): headers keep the emulator's per-worker records out of it (cuemu/progress.h).
   if (v == variant::racecheck) cmd.push_back("-D__CUEMU_RACECHECK__");
-  for (const auto& f : o.preprocessor) cmd.push_back(f);
+  for (const auto& f : user_preprocessor_flags(o, p)) cmd.push_back(f);
   if (!depfile.empty()) cmd.insert(cmd.end(), {"-MD", "-MF", depfile, "-MT", dep_target.empty() ? out : dep_target});
   cmd.push_back(in);
   // The preprocessor's messages wait until it is known whether a toolkit header leaked in: then
@@ -317,7 +349,7 @@ int compile_cpp(const options& o, const paths& p, variant v, const std::string& 
   if (!p.cccl_dir.empty()) cmd.insert(cmd.end(), {"-isystem", p.cccl_dir});
   if (has_suffix(in, ".c")) cmd.insert(cmd.begin() + 2, {"-x", "c++"});
   for (const auto& d : nvcc_macros(o, false)) cmd.push_back(d);
-  for (const auto& f : o.preprocessor) cmd.push_back(f);
+  for (const auto& f : user_preprocessor_flags(o, p)) cmd.push_back(f);
   for (const auto& f : base_flags(o, v)) cmd.push_back(f);
   // The dependencies tell whether a toolkit header leaked in (headers.h).
   const std::string deps = depfile.empty() ? out + ".deps" : depfile;

@@ -448,6 +448,28 @@ struct translator {
       if (static_cast<int>(items.size()) != lanes) return "";
     }
     std::string code = "void* __cuemu_a = " + addr + "; ";
+    if (lanes > 1 && ord >= 0) {  // an ordered vector access is one access (cuemu/ptx.h)
+      const std::string vt = "::cuemu::ptx::vec<" + t + ", " + std::to_string(lanes) + ">";
+      if (op == "ld") {
+        code += vt + " __cuemu_v = ::cuemu::ptx::ld_vec<" + t + ", " + std::to_string(lanes) + ">(__cuemu_a, " +
+                std::to_string(ord) + "); ";
+        for (int i = 0; i < lanes; ++i) {
+          const std::string s = assign(items[i], "__cuemu_v.e[" + std::to_string(i) + "]");
+          if (s.empty()) return "";
+          code += s + " ";
+        }
+      } else {
+        code += vt + " __cuemu_v; ";
+        for (int i = 0; i < lanes; ++i) {
+          const std::string x = value(items[i], t);
+          if (x.empty()) return "";
+          code += "__cuemu_v.e[" + std::to_string(i) + "] = " + x + "; ";
+        }
+        code += "::cuemu::ptx::st_vec<" + t + ", " + std::to_string(lanes) + ">(__cuemu_a, __cuemu_v, " +
+                std::to_string(ord) + "); ";
+      }
+      return code;
+    }
     for (int i = 0; i < lanes; ++i) {
       const std::string at = "static_cast<char*>(__cuemu_a) + " + std::to_string(i) + " * sizeof(" + t + ")";
       if (op == "ld") {

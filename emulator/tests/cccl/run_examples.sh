@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs CCCL's own examples (NVIDIA/cccl at tag v3.0.3, the 3.0 line the pinned CCCL belongs to),
 # unchanged, on the emulator and compares each one's output with the H200's (expected/examples/).
-#   emulator/tests/cccl/run_examples.sh CCCL_CHECKOUT [CUEMU] [--record DIR]
+#   emulator/tests/cccl/run_examples.sh CCCL_CHECKOUT [CUEMU] [--check MODE | --record DIR]
+# --check MODE: run each under `cuemu run --check=MODE` (memcheck, racecheck, synccheck, all);
+# an example then passes only if its output is still the H200's and nothing is reported.
 # --record DIR: instead, build each with nvcc -arch=sm_90 and write its output to DIR (on a
 # machine with a GPU). Not part of ctest: it needs the checkout, which CI does not download.
 set -u
@@ -10,8 +12,9 @@ root=$(cd "$here/../../.." && pwd)
 cccl=${1:?usage: run_examples.sh CCCL_CHECKOUT [CUEMU] [--record DIR]}
 cccl=$(cd "$cccl" && pwd)
 cuemu=${2:-${CUEMU:-$root/build/bin/cuemu}}
-record=""
+record=""; check=()
 [ "${3:-}" = "--record" ] && record=${4:?--record needs a directory}
+[ "${3:-}" = "--check" ] && check=("--check=${4:?--check needs a mode}")
 expected=$here/expected/examples
 logdir=$(mktemp -d /tmp/cuemu-cccl-examples.XXXXXX)
 pass=0; fail=0
@@ -45,8 +48,10 @@ for ex in "${examples[@]}"; do
     rc=$?
     result=$([ $rc = 0 ] && echo RECORDED || echo "FAIL($rc)")
   else
-    (cd "$dir" && timeout 1200 "$cuemu" run -I "$cccl/cub" -I "$cccl/c2h/include" "$(basename "$ex")") >"$logdir/$name.out" 2>"$logdir/$name.err"
+    (cd "$dir" && timeout 1200 "$cuemu" run "${check[@]}" -I "$cccl/cub" -I "$cccl/c2h/include" "$(basename "$ex")") >"$logdir/$name.out" 2>"$logdir/$name.err"
     rc=$?
+    # A checking mode's report is a failure even if the output is right.
+    [ $rc = 0 ] && grep -v -E '^cuemu: (checking summary:|running the )' "$logdir/$name.err" | grep -q '^cuemu: ' && rc=99
     # CUB's examples also print the device and timings: those lines are left out of the comparison.
     keep() { grep -v -E '^Using device|Average|timing iterations' "$1"; }
     if [ $rc = 0 ] && [ -f "$expected/$name.txt" ] && cmp -s <(keep "$logdir/$name.out") <(keep "$expected/$name.txt"); then
