@@ -102,8 +102,8 @@ inline void st(void* p, T v, int order) noexcept {
 // access of the whole vector, as on the GPU, where libraries rely on it: CUB's decoupled
 // look-back writes a tile's status and value as one uint2 (ulonglong2 for 8-byte values), and a
 // reader that saw the new status with the old value would scan wrongly. Up to 8 bytes: one
-// atomic of that width; 16 and 32 bytes: under a lock per address (x86 has no 16-byte atomic
-// load without cmpxchg16b), so that such accesses are atomic with respect to one another.
+// atomic of that width; 16 and 32 bytes: 8-byte atomics under a lock per address (x86 has no
+// 16-byte atomic load without cmpxchg16b), so that such accesses are one to one another.
 template <class T, int N>
 struct alignas(sizeof(T) * N <= 16 ? sizeof(T) * N : 16) vec {
   T e[N];
@@ -133,8 +133,12 @@ inline vec<T, N> ld_vec(void* p, int order) noexcept {
     int& lock = wide_lock(p);
     while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE)) {
     }
-    std::memcpy(&out, p, sizeof out);
+    // Word by word as atomics under the lock: one access to each other, and to racecheck atomics.
+    unsigned long long w[sizeof out / 8];
+    for (std::size_t i = 0; i < sizeof out / 8; ++i)
+      w[i] = __atomic_load_n(static_cast<unsigned long long*>(p) + i, order == 2 || order == 4 ? __ATOMIC_ACQUIRE : __ATOMIC_SEQ_CST);
     __atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+    std::memcpy(&out, w, sizeof out);
     unsigned long long h = 0;
     std::memcpy(&h, &out, 8);
     ::cuemu::detail::polled(p, h ^ (h >> 7) ^ reinterpret_cast<const unsigned long long*>(&out)[1]);
@@ -153,7 +157,10 @@ inline void st_vec(void* p, const vec<T, N>& v, int order) noexcept {
     int& lock = wide_lock(p);
     while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE)) {
     }
-    std::memcpy(p, &v, sizeof v);
+    unsigned long long w[sizeof v / 8];
+    std::memcpy(w, &v, sizeof v);
+    for (std::size_t i = 0; i < sizeof v / 8; ++i)
+      __atomic_store_n(static_cast<unsigned long long*>(p) + i, w[i], order == 3 || order == 4 ? __ATOMIC_RELEASE : __ATOMIC_SEQ_CST);
     __atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
   }
 }

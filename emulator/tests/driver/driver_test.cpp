@@ -479,6 +479,18 @@ TEST(Driver, GeneralInlinePtxComputesWhatTheGpuDoes) {
   EXPECT_EQ(r.out, expected("ptx_general.txt"));
 }
 
+// An ordered vector load never sees half of a vector store (two workers, so the two blocks run
+// at once; the writer starts when the reader runs). Element by element it did, in most runs.
+TEST(Driver, OrderedPtxVectorAccessesAreNotTorn) {
+  const result r = cuemu("run --workers=2 " + program("ptx_vector_atomicity.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, "ordered: torn 0\nvolatile: torn 0\n16-byte: torn 0\n");
+  // They are atomics to racecheck too: no race between the writer and the reader.
+  const result c = cuemu("run --workers=2 --check=racecheck " + program("ptx_vector_atomicity.cu"));
+  EXPECT_EQ(c.status, 0) << c.out;
+  EXPECT_EQ(c.out, "ordered: torn 0\nvolatile: torn 0\n16-byte: torn 0\n");
+}
+
 // The 4-way SIMD video instructions (vabsdiff4 and kin, as stereoDisparity uses): signed and
 // unsigned bytes, saturation and the .add merge, as an H200 computes them.
 TEST(Driver, SimdVideoInlinePtxComputesWhatTheGpuDoes) {
