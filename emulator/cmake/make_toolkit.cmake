@@ -17,6 +17,10 @@ foreach(v TOOLKIT CUEMU INCLUDE_DIR RUNTIME BOOST_CONTEXT VERSION)
   endif()
 endforeach()
 
+foreach(v TOOLKIT CUEMU INCLUDE_DIR RUNTIME)
+  get_filename_component(${v} "${${v}}" ABSOLUTE)
+endforeach()
+
 file(REMOVE_RECURSE "${TOOLKIT}/bin" "${TOOLKIT}/include" "${TOOLKIT}/lib64")
 file(MAKE_DIRECTORY "${TOOLKIT}/bin" "${TOOLKIT}/include" "${TOOLKIT}/lib64" "${TOOLKIT}/nvvm/libdevice")
 
