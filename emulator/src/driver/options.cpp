@@ -93,15 +93,7 @@ bool parse_check_list(const std::string& v, options& o, std::string* bad) {
   return true;
 }
 
-bool read_response_file(const std::string& path, std::vector<std::string>& words, std::string& error) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    error = "cannot read options file '" + path + "'";
-    return false;
-  }
-  std::stringstream ss;
-  ss << f.rdbuf();
-  const std::string s = ss.str();
+bool shell_words(const std::string& s, std::vector<std::string>& words) {
   std::string w;
   bool in_word = false;
   char quote = 0;
@@ -126,11 +118,23 @@ bool read_response_file(const std::string& path, std::vector<std::string>& words
       in_word = true;
     }
   }
-  if (quote) {
+  if (quote) return false;
+  if (in_word) words.push_back(w);
+  return true;
+}
+
+bool read_response_file(const std::string& path, std::vector<std::string>& words, std::string& error) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    error = "cannot read options file '" + path + "'";
+    return false;
+  }
+  std::stringstream ss;
+  ss << f.rdbuf();
+  if (!shell_words(ss.str(), words)) {
     error = "unterminated quote in options file '" + path + "'";
     return false;
   }
-  if (in_word) words.push_back(w);
   return true;
 }
 
@@ -310,11 +314,15 @@ options parse_options(int argc, char** argv) {
       arch_given = true;
     } else if (take_value(a, "-Xcompiler", i, argc, argv, v) ||
                take_value(a, "--compiler-options", i, argc, argv, v)) {
+      // nvcc hands each comma-separated item to the host compiler's command line, which a shell
+      // reads: quotes are removed and spaces separate (PyTorch passes '-fPIC' in quotes).
       std::size_t pos = 0;
       while (pos <= v.size()) {
         std::size_t comma = v.find(',', pos);
-        std::string f = v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-        if (!f.empty()) o.compile.push_back(f);
+        std::vector<std::string> words;
+        if (!shell_words(v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos), words))
+          usage_error("unterminated quote in " + a + " '" + v + "'");
+        for (const auto& f : words) o.compile.push_back(f);
         if (comma == std::string::npos) break;
         pos = comma + 1;
       }

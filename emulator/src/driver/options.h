@@ -37,6 +37,8 @@ struct options {
 // Parses argv; on a bad command line prints "cuemu: <what>" and exits with status 2.
 options parse_options(int argc, char** argv);
 void print_usage();
+// `s` split as a shell splits it (quotes and backslashes removed); false if a quote is open.
+bool shell_words(const std::string& s, std::vector<std::string>& words);
 // The words of a response file (nvcc's --options-file, g++'s @FILE): separated by white space,
 // with '...', "..." and \ as a shell reads them. False, with `error` set, if it cannot be read.
 bool read_response_file(const std::string& path, std::vector<std::string>& words, std::string& error);

@@ -157,6 +157,9 @@ nvcc_cli)
   [ -s dlink.o ] || fail "nvcc -dlink wrote no object"
   "$nvcc" -forward-unknown-to-host-compiler -Wall -Wextra -pthread -c "$here/makefile/fill.cu" -I "$here/makefile" -o fwd.o \
     2>fwd.err || { cat fwd.err >&2; fail "-forward-unknown-to-host-compiler"; }
+  # -Xcompiler's value as a shell reads it (PyTorch's cpp_extension passes --compiler-options "'-fPIC'").
+  "$nvcc" --compiler-options "'-fPIC'" -Xcompiler "-Wall -Wextra","-O1" -c "$here/makefile/fill.cu" -I "$here/makefile" -o q.o \
+    2>q.err || { cat q.err >&2; fail "quoted and spaced -Xcompiler values"; }
   for bad in "-ptx" "-cubin" "-fatbin"; do
     "$nvcc" "$bad" "$src" -o x >bad.out 2>&1 && fail "nvcc $bad was accepted"
     expect_in bad.out "nvcc fatal   : option '$bad' makes GPU code" "nvcc $bad is refused with the reason"
