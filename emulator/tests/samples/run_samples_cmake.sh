@@ -4,8 +4,8 @@
 # (beside this script), with the program arguments their line gives after `--`.
 #   emulator/tests/samples/run_samples_cmake.sh CUDA_SAMPLES_DIR [TOOLKIT] [NAME...]
 # TOOLKIT: the toolkit directory (default: build/toolkit of this tree). Each sample is configured
-# with `cmake -S <sample> -B <tmp> -DCMAKE_CUDA_COMPILER=TOOLKIT/bin/nvcc -DCUDAToolkit_ROOT=TOOLKIT`
-# and built with `cmake --build <tmp> -- VERBOSE=1`; it passes when its program exits 0 and prints
+# with `cmake -S <sample> -B <tmp> -DCMAKE_CUDA_COMPILER=TOOLKIT/bin/nvcc` (FindCUDAToolkit takes
+# the compiler's toolkit) and built with `cmake --build <tmp> -- VERBOSE=1`; it passes when its program exits 0 and prints
 # its own success line, and no command of its build names the machine's real CUDA toolkit
 # (CUDA_HOME, /usr/local/cuda). Not part of ctest: it needs the samples checkout.
 # Exit status: 0 when every sample run passed.
@@ -27,6 +27,7 @@ real_toolkit=${CUDA_HOME:-/usr/local/cuda}
 trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; s=${s%"${s##*[![:space:]]}"}; printf '%s' "$s"; }
 
 logdir=$(mktemp -d /tmp/cuemu-samples-cmake.XXXXXX)
+mkdir -p "$logdir/build"
 pass=0; fail=0; failed=""
 printf '%-34s %-6s %8s  %s\n' SAMPLE RESULT SECONDS "RESULT LINE"
 while IFS= read -r raw || [ -n "$raw" ]; do
@@ -41,17 +42,18 @@ while IFS= read -r raw || [ -n "$raw" ]; do
   [[ " $args " == *" -- "* ]] && read -ra program_args <<<"${args#* -- }"
   build=$logdir/build/$(echo "$dir" | tr / _)
   log=$logdir/$name.log
+  blog=$build.log  # one build per sample directory (several manifest lines may share it)
   start=$(date +%s.%N)
   rc=0; line=""
   if [ ! -f "$build/.built" ]; then
-    { cmake -S "$S/$dir" -B "$build" -DCMAKE_CUDA_COMPILER="$toolkit/bin/nvcc" -DCUDAToolkit_ROOT="$toolkit" &&
-      cmake --build "$build" -j "$(nproc)" -- VERBOSE=1; } </dev/null >"$log.build" 2>&1 && touch "$build/.built"
+    { cmake -S "$S/$dir" -B "$build" -DCMAKE_CUDA_COMPILER="$toolkit/bin/nvcc" &&
+      cmake --build "$build" -j "$(nproc)" -- VERBOSE=1; } </dev/null >"$blog" 2>&1 && touch "$build/.built"
   fi
   exe="$build/$(basename "$dir")"
   if [ ! -f "$build/.built" ]; then
-    rc=1; line="build failed: $(grep -m1 -E 'error|Error' "$log.build" | cut -c1-80)"
-  elif grep -q -- "$real_toolkit" "$log.build"; then
-    rc=1; line="the build named $real_toolkit: $(grep -m1 -- "$real_toolkit" "$log.build" | cut -c1-60)"
+    rc=1; line="build failed: $(grep -m1 -E 'error|Error' "$blog" | cut -c1-80)"
+  elif grep -q -- "$real_toolkit" "$blog"; then
+    rc=1; line="the build named $real_toolkit: $(grep -m1 -- "$real_toolkit" "$blog" | cut -c1-60)"
   elif [ ! -x "$exe" ]; then
     rc=1; line="no program $exe"
   else
