@@ -12,7 +12,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
-manifest=$here/manifest.txt
+. "$here/manifest.sh"
 list_out=0; run_slow=0
 if [ "${1:-}" = "--out" ]; then list_out=1; shift; fi
 if [ "${1:-}" = "--slow" ]; then run_slow=1; shift; fi
@@ -27,8 +27,6 @@ S=$samples/Samples
 only=" $* "
 timeout_s=${CUEMU_SAMPLE_TIMEOUT:-900}
 
-trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; s=${s%"${s##*[![:space:]]}"}; printf '%s' "$s"; }
-
 logdir=$(mktemp -d /tmp/cuemu-samples.XXXXXX)
 pass=0; fail=0; out=0; slow=0; failed=""
 if [ $list_out = 1 ]; then
@@ -36,11 +34,8 @@ if [ $list_out = 1 ]; then
 else
   printf '%-34s %-6s %8s  %s\n' SAMPLE RESULT SECONDS "RESULT LINE"
 fi
-while IFS= read -r raw || [ -n "$raw" ]; do
-  case $raw in ''|'#'*) continue ;; esac
-  IFS='|' read -r f_name f_dir f_scope f_what f_args <<<"$raw"
-  name=$(trim "$f_name"); dir=$(trim "$f_dir"); scope=$(trim "$f_scope")
-  what=$(trim "$f_what"); args=$(trim "${f_args:-}")
+while IFS= read -r raw; do
+  parse_entry "$raw"
   if [ "$scope" = out ]; then
     out=$((out + 1))
     [ $list_out = 1 ] && printf '%-34s %s\n' "$name" "$what"
@@ -69,7 +64,7 @@ while IFS= read -r raw || [ -n "$raw" ]; do
       line="exit $rc; $(grep -m1 -E 'error|cuemu:|FAIL|Error' "$log" | cut -c1-90)"
   fi
   printf '%-34s %-6s %8.1f  %s\n' "$name" "$result" "$(echo "$end - $start" | bc)" "$line"
-done <"$manifest"
+done < <(manifest_entries)
 if [ $list_out = 1 ]; then
   echo "$out out of scope"
   exit 0

@@ -12,7 +12,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
-manifest=$here/manifest.txt
+. "$here/manifest.sh"
 samples=${1:?usage: run_samples_cmake.sh CUDA_SAMPLES_DIR [TOOLKIT] [NAME...]}
 samples=$(cd "$samples" && pwd) || exit 2
 shift
@@ -24,17 +24,12 @@ only=" $* "
 timeout_s=${CUEMU_SAMPLE_TIMEOUT:-900}
 real_toolkit=${CUDA_HOME:-/usr/local/cuda}
 
-trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; s=${s%"${s##*[![:space:]]}"}; printf '%s' "$s"; }
-
 logdir=$(mktemp -d /tmp/cuemu-samples-cmake.XXXXXX)
 mkdir -p "$logdir/build"
 pass=0; fail=0; failed=""
 printf '%-34s %-6s %8s  %s\n' SAMPLE RESULT SECONDS "RESULT LINE"
-while IFS= read -r raw || [ -n "$raw" ]; do
-  case $raw in ''|'#'*) continue ;; esac
-  IFS='|' read -r f_name f_dir f_scope f_what f_args <<<"$raw"
-  name=$(trim "$f_name"); dir=$(trim "$f_dir"); scope=$(trim "$f_scope")
-  what=$(trim "$f_what"); args=$(trim "${f_args:-}")
+while IFS= read -r raw; do
+  parse_entry "$raw"
   [ "$scope" = run ] || continue
   if [ "$only" != "  " ] && [[ $only != *" $name "* ]]; then continue; fi
   [ -d "$S/$dir" ] || { echo "run_samples_cmake.sh: $S/$dir does not exist (manifest line: $name)" >&2; exit 2; }
@@ -67,7 +62,7 @@ while IFS= read -r raw || [ -n "$raw" ]; do
   end=$(date +%s.%N)
   if [ $rc -eq 0 ]; then result=PASS; pass=$((pass + 1)); else result=FAIL; fail=$((fail + 1)); failed="$failed $name"; fi
   printf '%-34s %-6s %8.1f  %s\n' "$name" "$result" "$(echo "$end - $start" | bc)" "$line"
-done <"$manifest"
+done < <(manifest_entries)
 echo "built and run: $((pass + fail)); passed: $pass; failed: $fail${failed:+ (not passing:}${failed:+$failed)}"
 echo "logs: $logdir"
 [ $fail -eq 0 ]
