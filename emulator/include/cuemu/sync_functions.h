@@ -33,6 +33,8 @@ int block_barrier(barrier_op op, int predicate, source_location where);
 std::uint64_t warp_collective(warp_op op, unsigned mask, std::uint64_t value, int arg, int width,
                               source_location where);
 unsigned active_mask() noexcept;
+// __activemask() at `where` (exec/intrinsics.cpp).
+unsigned activemask_at(source_location where);
 // Whether the running kernel was launched cooperatively (this_grid().sync() allowed).
 bool grid_is_cooperative() noexcept;
 // coalesced_threads(): the lanes of the calling warp waiting at this call site once every lane
@@ -81,7 +83,7 @@ inline int __syncthreads_or(int predicate, CUEMU_HERE_PARAMS) {
 inline void __syncwarp(unsigned mask = 0xffffffffu, CUEMU_HERE_PARAMS) {
   ::cuemu::detail::warp_collective(::cuemu::detail::warp_op::syncwarp, mask, 0, 0, 32, CUEMU_HERE);
 }
-inline unsigned __activemask() { return ::cuemu::detail::active_mask(); }
+inline unsigned __activemask(CUEMU_HERE_PARAMS) { return ::cuemu::detail::activemask_at(CUEMU_HERE); }
 
 template <class T>
 inline T __shfl_sync(unsigned mask, T var, int srcLane, int width = 32, CUEMU_HERE_PARAMS) {

@@ -97,7 +97,9 @@ int build_program(const options& o, const paths& p, variant v, const std::string
   const std::string defaults = dir + "/cuemu_defaults.cpp";
   if (int rc = write_defaults_source(o, defaults); rc != 0) return rc;
   const std::string obj = dir + "/cuemu_defaults.o";
-  if (int rc = compile_cpp(o, p, v, defaults, obj); rc != 0) return rc;
+  options plain_cpp = o;  // the user's -I/-D/-include are for the user's files
+  plain_cpp.preprocessor.clear();
+  if (int rc = compile_cpp(plain_cpp, p, v, defaults, obj); rc != 0) return rc;
   objects.push_back(obj);
   return link_program(o, p, v, objects, program);
 }

@@ -274,6 +274,16 @@ options parse_options(int argc, char** argv) {
       o.preprocessor.push_back(a.substr(9));
       continue;
     }
+    if (a == "-include" || a == "--pre-include" || take_value(a, "--pre-include", i, argc, argv, v)) {
+      // nvcc's pre-include: a file read before the source, in both passes.
+      if (v.empty()) {
+        if (i + 1 >= argc) usage_error("option " + a + " needs a file name");
+        v = argv[++i];
+      }
+      o.preprocessor.push_back("-include");
+      o.preprocessor.push_back(v);
+      continue;
+    }
     if (a == "-I" || a == "-D" || a == "-U" || a == "-isystem") {
       if (i + 1 >= argc) usage_error("option " + a + " needs a value");
       if (a == "-isystem") {

@@ -113,6 +113,11 @@ std::vector<std::string> user_preprocessor_flags(const options& o, const paths& 
   std::vector<std::string> out;
   for (std::size_t i = 0; i < o.preprocessor.size(); ++i) {
     const std::string& f = o.preprocessor[i];
+    if (f == "-include" && i + 1 < o.preprocessor.size()) {
+      out.insert(out.end(), {f, o.preprocessor[i + 1]});
+      ++i;
+      continue;
+    }
     if (f == "-isystem" && i + 1 < o.preprocessor.size()) {
       if (!is_own_toolkit_include(o.preprocessor[i + 1], p)) out.insert(out.end(), {f, o.preprocessor[i + 1]});
       ++i;

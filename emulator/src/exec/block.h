@@ -57,6 +57,8 @@ class block_executor {
   std::uint64_t collective(warp_op op, unsigned mask, std::uint64_t value, int arg, int width,
                            source_location where);
   unsigned active_mask() const noexcept;
+  // Whether the running lane's last step was a warp collective (active_mask() is its participants).
+  bool after_collective() const noexcept;
   // A poll of the running lane found it spinning (cuemu/progress.h): yield it so that the other
   // lanes of the block, and the other blocks of the grid, run. `now`: __nanosleep.
   void spin(const void* pc, bool now);

@@ -51,6 +51,17 @@ unsigned active_mask() noexcept {
   return e ? e->active_mask() : 0;
 }
 
+unsigned activemask_at(source_location where) {
+  block_executor* e = current_executor();
+  if (!e) return 0;
+  // Right after a warp collective, its participants (what an H200 gives after __syncwarp(mask));
+  // else the lanes that reach this call together once the whole warp has stopped, as converged
+  // lanes do on a GPU: in a branch only some lanes took, those lanes (cuda::pipeline's producers
+  // call __match_any_sync(__activemask(), ...) while its consumers wait at a barrier).
+  if (e->after_collective()) return e->active_mask();
+  return converged_lanes(where);
+}
+
 bool grid_is_cooperative() noexcept {
   block_executor* e = current_executor();
   return e && e->current_launch() && e->current_launch()->cooperative;

@@ -213,6 +213,11 @@ unsigned block_executor::active_mask() const noexcept {
   return w.converged;
 }
 
+bool block_executor::after_collective() const noexcept {
+  const lane* l = cur();
+  return l && l->state != lane_state::unstarted && l->active_gen == warps_[l->warp].gen;
+}
+
 unsigned block_executor::lane_id() const noexcept {
   const lane* l = cur();
   return l ? l->lane_id : 0;
