@@ -45,6 +45,8 @@
 #include <cuemu/progress.h>
 
 #include "check/report.h"
+#include "check/shadow_memory.h"
+#include "check/streamcheck.h"
 #include "check/symbolize.h"
 #include "exec/current_thread.h"
 #include "check/events.h"
@@ -165,67 +167,17 @@ struct granule {
 };
 static_assert(sizeof(granule) == 48);
 
-constexpr unsigned kPageBits = 12, kL2Bits = 18, kL1Bits = 47 - kPageBits - kL2Bits;
-constexpr std::size_t kGranulesPerPage = (std::size_t{1} << kPageBits) / 8;
-struct l2_node {
-  std::atomic<granule*> pages[1u << kL2Bits];
-};
-std::atomic<l2_node*> g_l1[1u << kL1Bits];
+constexpr unsigned kPageBits = shadow_memory<granule>::kPageBits;
+constexpr std::size_t kGranulesPerPage = shadow_memory<granule>::kCellsPerPage;
+shadow_memory<granule> g_shadow("racecheck", std::size_t{1} << 38);
 
-// Shadow comes from one reserved range (zero pages until touched): one mapping, however much
-// memory the kernels touch.
-constexpr std::size_t kArenaBytes = std::size_t{1} << 38;
-std::atomic<std::size_t> g_arena_used{0};
-char* arena() {
-  static char* base = [] {
-    void* p = mmap(nullptr, kArenaBytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) {
-      std::fprintf(stderr, "cuemu: racecheck cannot reserve its shadow memory\n");
-      std::abort();
-    }
-    madvise(p, kArenaBytes, MADV_HUGEPAGE);  // fewer page faults where the kernel allows it
-    return static_cast<char*>(p);
-  }();
-  return base;
+granule* shadow_page(std::uintptr_t page) { return g_shadow.page_of(page << kPageBits); }
+
+// The race detector runs unless the streams checker was asked for alone (CUEMU_CHECK=streams).
+bool racechecking() {
+  static const bool on = options().racecheck || !options().streams;
+  return on;
 }
-
-template <class T>
-T* get_or_make(std::atomic<T*>& slot, std::size_t bytes) {
-  T* p = slot.load(std::memory_order_acquire);
-  if (p) return p;
-  static std::mutex m;
-  std::lock_guard<std::mutex> lock(m);
-  p = slot.load(std::memory_order_acquire);
-  if (p) return p;
-  const std::size_t at = g_arena_used.fetch_add(bytes);
-  if (at + bytes > kArenaBytes) {
-    std::fprintf(stderr, "cuemu: racecheck ran out of shadow memory\n");
-    std::abort();
-  }
-  p = reinterpret_cast<T*>(arena() + at);
-  slot.store(p, std::memory_order_release);
-  return p;
-}
-
-granule* shadow_page(std::uintptr_t page) {
-  const std::uintptr_t i1 = page >> kL2Bits, i2 = page & ((1u << kL2Bits) - 1);
-  if (i1 >= (1u << kL1Bits)) return nullptr;
-  l2_node* n = get_or_make(g_l1[i1], sizeof(l2_node));
-  return get_or_make(n->pages[i2], sizeof(granule) * kGranulesPerPage);
-}
-
-// Cells of one page are updated under one of these (blocks of a launch run on several workers:
-// without it two racing accesses could both miss each other).
-struct alignas(64) stripe_lock {
-  std::atomic<bool> held{false};
-  void lock() noexcept {
-    while (held.exchange(true, std::memory_order_acquire))
-      while (held.load(std::memory_order_relaxed)) __builtin_ia32_pause();
-  }
-  void unlock() noexcept { held.store(false, std::memory_order_release); }
-};
-stripe_lock g_locks[1024];
 
 // With one worker, blocks run one at a time: no lock is needed.
 bool single_worker() {
@@ -452,6 +404,13 @@ inline void access_granule(granule& g, std::uintptr_t addr, unsigned off, unsign
 }
 
 void access(std::uintptr_t a, std::size_t size, access_kind kind, std::uintptr_t pc) {
+  if (streamcheck::enabled())
+    streamcheck::access(a, size,
+                        kind == access_kind::read    ? streamcheck::access_kind::read
+                        : kind == access_kind::write ? streamcheck::access_kind::write
+                                                     : streamcheck::access_kind::atomic,
+                        pc);
+  if (!racechecking()) return;
   current c;
   if (size == 0 || !running_thread(a, c)) return;
   block_tokens& b = *c.b;
@@ -483,7 +442,7 @@ void access(std::uintptr_t a, std::size_t size, access_kind kind, std::uintptr_t
     const std::uintptr_t page_end = std::min(end, (page + 1) << kPageBits);
     granule* gs = shadow_page(page);
     if (!gs) return;
-    stripe_lock& lk = g_locks[page & 1023];
+    stripe_lock& lk = g_shadow.lock_of(p);
     if (!one_worker) lk.lock();
     while (p < page_end) {
       const std::uintptr_t base = p & ~std::uintptr_t{7};
@@ -546,7 +505,7 @@ void release_to(block_tokens& b, unsigned lane, std::uintptr_t addr) {
 // acquire (2), release (3) and acq_rel (4) and order as C++'s do.
 void atomic_event(std::uintptr_t addr, bool modifies, int mo) {
   current c;
-  if (!running_thread(addr, c)) return;
+  if (!racechecking() || !running_thread(addr, c)) return;
   block_tokens& b = *c.b;
   auto& t = b.threads[c.lane];
   if (modifies && (mo == 3 || mo == 4)) {
@@ -596,6 +555,7 @@ void before_final_switch(const switch_target&) {}
 void on_stack_reuse(void*, std::size_t) {}
 
 void launch_begin(launch_state& l) {
+  streamcheck::launch_begin(l);
   g_launch = &l;
   g_threads_per_block = std::max<u32>(1, l.block.x * l.block.y * l.block.z);
   g_launch_base.store(g_max_clock.load() + 1);

@@ -29,9 +29,13 @@ void report_fault(const fault_report& r) {
   {
     std::lock_guard<std::mutex> lock(g_print);
     std::fflush(stdout);
-    std::fprintf(stderr, "cuemu: %s in kernel %s block (%u,%u,%u) thread (%u,%u,%u) at %s:%d\n",
-                 r.fault_class.c_str(), r.kernel.c_str(), r.block.x, r.block.y, r.block.z,
-                 r.thread.x, r.thread.y, r.thread.z, r.file ? r.file : "<unknown>", r.line);
+    if (!r.origin.empty())
+      std::fprintf(stderr, "cuemu: %s in %s at %s:%d\n", r.fault_class.c_str(), r.origin.c_str(),
+                   r.file ? r.file : "<unknown>", r.line);
+    else
+      std::fprintf(stderr, "cuemu: %s in kernel %s block (%u,%u,%u) thread (%u,%u,%u) at %s:%d\n",
+                   r.fault_class.c_str(), r.kernel.c_str(), r.block.x, r.block.y, r.block.z,
+                   r.thread.x, r.thread.y, r.thread.z, r.file ? r.file : "<unknown>", r.line);
     if (!r.details.empty()) std::fputs(r.details.c_str(), stderr);
     std::fflush(stderr);
   }

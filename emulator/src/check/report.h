@@ -12,6 +12,9 @@ namespace cuemu::detail {
 struct fault_report {
   std::string fault_class;  // "deadlock", "invalid warp synchronization", ...
   std::string kernel;
+  // Not a CUDA thread's finding: what it is of ("host code", "cudaMemcpyAsync (issued to ...)");
+  // the header then names it instead of a kernel, block and thread.
+  std::string origin;
   uint3 block{0, 0, 0};
   uint3 thread{0, 0, 0};
   const char* file = nullptr;

@@ -55,11 +55,12 @@ int host_link_main(int argc, char** argv) {
     if (a.rfind("--cuemu-check=", 0) == 0) check = a.substr(14);
   if (!check.empty() && !parse_check_list(check, o))
     link_error("invalid checking mode '" + check +
-               "' (CUEMU_CHECK or --cuemu-check=: memcheck, racecheck or synccheck, comma-separated, or none)");
-  if (o.memcheck && o.racecheck)
-    link_error("CUEMU_CHECK names memcheck and racecheck: they need two separate builds "
-               "(AddressSanitizer and ThreadSanitizer cannot share a program)");
-  const variant v = o.memcheck ? variant::memcheck : o.racecheck ? variant::racecheck : variant::plain;
+               "' (CUEMU_CHECK or --cuemu-check=: memcheck, racecheck, synccheck or streams, comma-separated, or none)");
+  if (o.memcheck && race_build(o))
+    link_error(std::string("CUEMU_CHECK names memcheck and ") + (o.racecheck ? "racecheck" : "streams") +
+               ": they need two separate builds (AddressSanitizer and ThreadSanitizer cannot share "
+               "a program)");
+  const variant v = o.memcheck ? variant::memcheck : race_build(o) ? variant::racecheck : variant::plain;
   const paths p = locate_paths();
 
   std::vector<std::string> cmd{p.cxx};

@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
   // the program once per sanitizer (synccheck rides along with each).
   std::vector<variant> variants;
   if (o.memcheck) variants.push_back(variant::memcheck);
-  if (o.racecheck) variants.push_back(variant::racecheck);
+  if (race_build(o)) variants.push_back(variant::racecheck);
   if (variants.empty()) variants.push_back(variant::plain);
 
   if (o.command == mode::translate)
@@ -151,12 +151,13 @@ int main(int argc, char** argv) {
     if (rc == 0) rc = status;
     if (termination_signal()) break;
   }
-  const int modes = o.memcheck + o.racecheck + o.synccheck;
+  const int modes = o.memcheck + o.racecheck + o.synccheck + o.streams;
   if (o.command == mode::run && modes > 1 && !statuses.empty()) {
     std::string line;
     for (const auto& [v, status] : statuses) {
-      std::string name = variant_name(v);
-      if (o.synccheck) name += "+synccheck";
+      std::string name = checks_of_build(o, v == variant::memcheck);
+      for (char& c : name)
+        if (c == ',') c = '+';
       line += (line.empty() ? "" : ", ") + name + (status == 0 ? ": clean" : ": exit status " + std::to_string(status));
     }
     std::fprintf(stderr, "cuemu: checking summary: %s%s\n", line.c_str(),

@@ -204,7 +204,7 @@ int nvcc_main(int argc, char** argv) {
     std::fprintf(stderr, "#$ cuemu: -arch compute_%d: the emulated architecture (sm_%d)\n", o.arch, o.arch);
   paths p = locate_paths();
   use_host_compiler(o, p);
-  const variant var = o.memcheck ? variant::memcheck : o.racecheck ? variant::racecheck : variant::plain;
+  const variant var = o.memcheck ? variant::memcheck : race_build(o) ? variant::racecheck : variant::plain;
 
   switch (act) {
     case action::preprocess:

@@ -83,7 +83,9 @@ bool parse_check_list(const std::string& v, options& o, std::string* bad) {
     if (m == "memcheck" || m == "all") o.memcheck = true;
     if (m == "racecheck" || m == "all") o.racecheck = true;
     if (m == "synccheck" || m == "all") o.synccheck = true;
-    if (m != "memcheck" && m != "racecheck" && m != "synccheck" && m != "all" && m != "none") {
+    if (m == "streams" || m == "all") o.streams = true;
+    if (m != "memcheck" && m != "racecheck" && m != "synccheck" && m != "streams" && m != "all" &&
+        m != "none") {
       if (bad) *bad = m;
       return false;
     }
@@ -91,6 +93,18 @@ bool parse_check_list(const std::string& v, options& o, std::string* bad) {
     pos = comma + 1;
   }
   return true;
+}
+
+std::string checks_of_build(const options& o, bool memcheck_build) {
+  std::string s;
+  auto add = [&s](bool on, const char* m) {
+    if (on) s += (s.empty() ? "" : ",") + std::string(m);
+  };
+  add(memcheck_build && o.memcheck, "memcheck");
+  add(!memcheck_build && o.racecheck, "racecheck");
+  add(!memcheck_build && o.streams, "streams");
+  add(o.synccheck, "synccheck");
+  return s;
 }
 
 bool shell_words(const std::string& s, std::vector<std::string>& words) {
@@ -155,7 +169,7 @@ void print_usage() {
       "      -rdc=true|false, -Werror KIND, -ftz/-prec-div/-prec-sqrt/-fmad=..., -maxrregcount N,\n"
       "      -t N, -m64, -res-usage (README: the options table)\n"
       "emulator options (for run, and recorded as defaults in programs built by cc):\n"
-      "      --check=memcheck,racecheck,synccheck|all   --schedule=forward|reverse|random[:SEED]\n"
+      "      --check=memcheck,racecheck,synccheck,streams|all   --schedule=forward|reverse|random[:SEED]\n"
       "      --streams=async|sync (sync: stream work runs inside the call that issues it)\n"
       "      --workers=N   --stack-size=BYTES[K|M]   --timeout=SECONDS\n"
       "      --compare-schedules=N (run N times: forward, reverse, random:1..; report when the\n"
@@ -340,7 +354,7 @@ options parse_options(int argc, char** argv) {
       std::string bad;
       if (!parse_check_list(v, o, &bad))
         usage_error("unknown check '" + bad + "' in " + a +
-                    " (expected memcheck, racecheck, synccheck, all or none)");
+                    " (expected memcheck, racecheck, synccheck, streams, all or none)");
     } else if (take_value(a, "--streams", i, argc, argv, v)) {
       if (v != "async" && v != "sync") usage_error("invalid " + a + " (expected async or sync)");
       o.env.push_back("CUEMU_STREAMS=" + v);
@@ -408,9 +422,10 @@ options parse_options(int argc, char** argv) {
         return e.rfind("CUEMU_SCHEDULE=", 0) == 0;
       }) != o.env.end())
     usage_error("--compare-schedules chooses the schedules itself; drop --schedule");
-  if (o.command == mode::cc && o.memcheck && o.racecheck)
-    usage_error("--check=memcheck and --check=racecheck need two separate builds (AddressSanitizer "
-                "and ThreadSanitizer cannot share a program); build them one at a time");
+  if (o.command == mode::cc && o.memcheck && race_build(o))
+    usage_error(std::string("--check=memcheck and --check=") + (o.racecheck ? "racecheck" : "streams") +
+                " need two separate builds (AddressSanitizer and ThreadSanitizer cannot share a "
+                "program); build them one at a time");
   if (o.command == mode::translate && (o.inputs.size() != 1 || o.output.empty()))
     usage_error("cuemu translate takes one .cu file and -o OUT.cpp");
   return o;

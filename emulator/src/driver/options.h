@@ -27,6 +27,7 @@ struct options {
   bool fast_math = false;                 // --use_fast_math: __USE_FAST_MATH__ (numerics unchanged)
   std::vector<std::string> env;           // CUEMU_*=... for the program (not CUEMU_CHECK)
   bool memcheck = false, racecheck = false, synccheck = false;  // --check
+  bool streams = false;  // --check=streams: rides on the racecheck build (ThreadSanitizer's instrumentation)
   int compare_schedules = 0;              // --compare-schedules=N: run under N schedules
   bool keep = false;
   bool verbose = false;
@@ -45,5 +46,10 @@ bool read_response_file(const std::string& path, std::vector<std::string>& words
 // "memcheck,synccheck", "all", "none", ...: sets o's checks; false (and *bad: the name) if a
 // name is unknown.
 bool parse_check_list(const std::string& list, options& o, std::string* bad = nullptr);
+// The checks the ThreadSanitizer-instrumented build (variant racecheck) serves: racecheck, streams.
+inline bool race_build(const options& o) { return o.racecheck || o.streams; }
+// CUEMU_CHECK's value for a build that is (memcheck) or is not AddressSanitizer's: the modes of
+// `o` that build checks, comma-separated ("" for none).
+std::string checks_of_build(const options& o, bool memcheck_build);
 
 }  // namespace cuemu::driver

@@ -381,11 +381,8 @@ int write_defaults_source(const options& o, const std::string& out) {
   std::ofstream w(out);
   w << "#include <cstdlib>\nnamespace {\nstruct cuemu_build_defaults {\n  cuemu_build_defaults() {\n";
   std::vector<std::string> env = o.env;
-  std::string checks;
-  for (const char* m : {"memcheck", "racecheck", "synccheck"}) {
-    const bool on = (m[0] == 'm' && o.memcheck) || (m[0] == 'r' && o.racecheck) || (m[0] == 's' && o.synccheck);
-    if (on) checks += (checks.empty() ? "" : ",") + std::string(m);
-  }
+  // The modes its build serves (a racecheck build also serves streams, a memcheck build not).
+  std::string checks = checks_of_build(o, o.memcheck);
   if (!checks.empty()) env.push_back("CUEMU_CHECK=" + checks);
   for (const auto& e : env) {
     const std::size_t eq = e.find('=');
@@ -409,8 +406,7 @@ int link_program(const options& o, const paths& p, variant v,
 
 std::vector<std::string> run_environment(const options& o, variant v) {
   std::vector<std::string> env = o.env;
-  std::string checks = v == variant::plain ? "" : variant_name(v);
-  if (o.synccheck) checks += checks.empty() ? "synccheck" : ",synccheck";
+  const std::string checks = checks_of_build(o, v == variant::memcheck);
   if (!checks.empty()) env.push_back("CUEMU_CHECK=" + checks);
   if (o.verbose) env.push_back("CUEMU_VERBOSE=1");  // the sanitizers' own reports too
   // Leaks of device memory are not faults on a GPU; fibers need no stack-use-after-return.

@@ -41,6 +41,7 @@ struct launch_state {
   source_location site{nullptr, 0};  // the launch in host code
   std::atomic<bool> aborted{false};  // a fault in one block stops the others
   bool cooperative = false;          // cudaLaunchCooperativeKernel: this_grid().sync() allowed
+  void* check_work = nullptr;        // the streams checker's work item the grid belongs to
 
   // Blocks in flight. A block whose threads all spin (or wait at this_grid().sync()) keeps its
   // worker thread and asks the pool for a helper thread to take the grid's next block, up to the

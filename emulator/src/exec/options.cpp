@@ -67,9 +67,10 @@ exec_options parse() {
       if (m == "memcheck") o.memcheck = true;
       else if (m == "racecheck") o.racecheck = true;
       else if (m == "synccheck") o.synccheck = true;
-      else if (m == "all") o.memcheck = o.racecheck = o.synccheck = true;
+      else if (m == "streams") o.streams = true;
+      else if (m == "all") o.memcheck = o.racecheck = o.synccheck = o.streams = true;
       else if (m == "none" || m.empty()) {}
-      else bad("CUEMU_CHECK", s, "memcheck, racecheck, synccheck, all or none, comma-separated");
+      else bad("CUEMU_CHECK", s, "memcheck, racecheck, synccheck, streams, all or none, comma-separated");
       if (comma == std::string::npos) break;
       pos = comma + 1;
     }

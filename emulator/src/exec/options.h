@@ -16,6 +16,7 @@ struct exec_options {
   std::size_t stack_size = 256 * 1024;  // CUEMU_STACK_SIZE (bytes, K/M suffixes)
   double timeout_seconds = 0;           // CUEMU_TIMEOUT (0: none)
   bool memcheck = false, racecheck = false, synccheck = false;  // CUEMU_CHECK
+  bool streams = false;  // CUEMU_CHECK=streams (the racecheck runtime's streams checker)
   // CUEMU_STREAMS=sync: stream work runs inside the call that issues it, in issue order (for
   // debugging; always in the racecheck runtime). Default async: a thread per stream.
   bool sync_streams = false;

@@ -1,5 +1,6 @@
 #include "exec/shared_memory.h"
 
+#include <malloc.h>
 #include <sys/mman.h>
 
 #include <atomic>
@@ -13,6 +14,7 @@
 #include <cuemu/launch.h>
 #include <cuemu/shared_memory.h>
 
+#include "check/stream_events.h"
 #include "exec/grid.h"
 
 #if defined(CUEMU_MEMCHECK)
@@ -146,13 +148,19 @@ void shared_memory_block_begin(const launch_state& launch) {
 }
 
 void shared_memory_block_end() {
-  for (void* p : t_block_objects) std::free(p);
+  for (void* p : t_block_objects) {
+    hooks::memory_released(p, malloc_usable_size(p));
+    std::free(p);
+  }
   t_block_objects.clear();
 }
 
 void shared_memory_launch_end() {
   std::lock_guard<std::mutex> lock(g_launch_objects_mutex);
-  for (void* p : g_launch_objects) std::free(p);
+  for (void* p : g_launch_objects) {
+    hooks::memory_released(p, malloc_usable_size(p));
+    std::free(p);
+  }
   g_launch_objects.clear();
 }
 

@@ -121,7 +121,7 @@ extern "C" cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t 
     if (event->generation != generation) return;  // recorded again since
     event->time = now;
     event->timed = true;
-  });
+  }, {}, "cudaEventRecord");
   std::lock_guard lock(r.mutex);
   if (event->generation == generation) event->at = at;
   return cudaSuccess;
@@ -135,6 +135,7 @@ extern "C" cudaError_t cudaEventQuery(cudaEvent_t event) {
   CUEMU_STICKY_CHECK();
   if (!valid_event(event)) return record_error(cudaErrorInvalidResourceHandle);
   if (!reached(event_position(event))) return cudaErrorNotReady;  // not recorded as an error
+  if (streams_synchronous()) wait_for(event_position(event));  // the streams checker learns it
   return sticky_error();
 }
 

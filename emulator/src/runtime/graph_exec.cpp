@@ -404,14 +404,15 @@ extern "C" cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t s
         if (auto_free)
           for (const auto& a : p->allocations) set_graph_memory_live(a->ptr, false);
       },
-      after.stream ? std::vector<stream_position>{after} : std::vector<stream_position>{});
+      after.stream ? std::vector<stream_position>{after} : std::vector<stream_position>{},
+      "cudaGraphLaunch");
   for (const plan_step& s : p->steps) {
     if (s.type == cudaGraphNodeTypeEventRecord) {
       cudaEventRecord(s.event, stream);
     } else if (s.type == cudaGraphNodeTypeWaitEvent) {
       cudaStreamWaitEvent(stream, s.event, 0);
     } else if (s.run) {
-      enqueue(stream, [p, run = &s.run] { (*run)(); });
+      enqueue(stream, [p, run = &s.run] { (*run)(); }, {}, "cudaGraphLaunch");
     }
   }
   // What the launch leaves allocated, as later API calls see it.

@@ -197,7 +197,7 @@ cudaError_t launch(const kernel_entry& e) {
   // A GPU writes out earlier kernels' printf output at a launch.
   flush_device_output();
   if (streams_synchronous()) {
-    enqueue(c.stream, [&L] { run_grid(*L); });
+    enqueue(c.stream, [&L] { run_grid(*L); }, {}, "kernel", &L->kernel_name);
   } else {
     // Queued: the launch owns a copy of the parameters until its grid has run.
     L->entry.params = e.copy_params(e.params);
@@ -205,7 +205,7 @@ cudaError_t launch(const kernel_entry& e) {
       run_grid(*L);
       L->entry.free_params(const_cast<void*>(L->entry.params));
       L->entry.params = nullptr;
-    });
+    }, {}, "kernel", &L->kernel_name);
   }
   // A fault is reported and sticky; like an asynchronous GPU launch, the launch itself succeeded.
   return t_last_launch = cudaSuccess;

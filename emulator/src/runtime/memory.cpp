@@ -30,6 +30,7 @@
 
 #include <driver_functions.h>
 
+#include "check/stream_events.h"
 #include "runtime/array.h"
 #include "runtime/graph.h"
 #include "runtime/runtime.h"
@@ -103,6 +104,7 @@ void insert_locked(table& t, std::uintptr_t base, std::size_t size, memory_kind 
 
 void mark_freed_locked(table& t, allocation* a) {
   a->freed = true;
+  hooks::memory_released(reinterpret_cast<void*>(a->base), a->size);
   if (a->flags & k_device_heap)
     t.heap_bytes -= a->size;
   else if (a->kind == memory_kind::device || a->kind == memory_kind::managed)
@@ -296,27 +298,24 @@ cudaError_t submit_copy(cudaStream_t stream, bool blocking, cudaMemcpy3DParms p)
     b.copy = p;
     return capture_node(stream, std::move(b));
   }
-  if (streams_synchronous()) {
-    copy_3d_now(p);
-    if (blocking) flush_device_output();
-    return cudaSuccess;
-  }
+  const char* what = blocking ? "cudaMemcpy" : "cudaMemcpyAsync";
   char* dst = first_byte(p.dstPtr, p.dstPos);
   const char* src = first_byte(p.srcPtr, p.srcPos);
   if (blocking || is_pageable(dst)) {
-    wait_for(enqueue(stream, [p] { copy_3d_now(p); }));
+    wait_for(enqueue(stream, [p] { copy_3d_now(p); }, {}, what));
     if (blocking) flush_device_output();
     return cudaSuccess;
   }
-  if (is_pageable(src)) {  // staged: the host may reuse its buffer once the call returns
+  if (is_pageable(src) && !streams_synchronous()) {
+    // Staged: the host may reuse its buffer once the call returns.
     auto staged = std::make_shared<std::vector<char>>(src, src + span_bytes(p.srcPtr, p.extent));
     cudaMemcpy3DParms q = p;
     q.srcPtr.ptr = staged->data();
     q.srcPos = {};
-    enqueue(stream, [q, staged] { copy_3d_now(q); });
+    enqueue(stream, [q, staged] { copy_3d_now(q); }, {}, what);
     return cudaSuccess;
   }
-  enqueue(stream, [p] { copy_3d_now(p); });
+  enqueue(stream, [p] { copy_3d_now(p); }, {}, what);
   return cudaSuccess;
 }
 
@@ -367,17 +366,13 @@ cudaError_t submit_memset(cudaStream_t stream, const cudaMemsetParams& p) {
     b.set = p;
     return capture_node(stream, std::move(b));
   }
-  if (streams_synchronous()) {
-    memset_2d_now(p);
-    return cudaSuccess;
-  }
   const std::optional<allocation> a = lookup_allocation(p.dst);
   // Into managed memory too: on an H200 a host store right after cudaMemset of managed memory is
   // never overwritten by the memset (tests/dynamic_parallelism, cdp.cu's first lines).
   const bool host = a && (a->kind == memory_kind::host_pinned ||
                           a->kind == memory_kind::host_registered ||
                           a->kind == memory_kind::managed);
-  const stream_position at = enqueue(stream, [p] { memset_2d_now(p); });
+  const stream_position at = enqueue(stream, [p] { memset_2d_now(p); }, {}, "memset");
   if (host) wait_for(at);
   return cudaSuccess;
 }
@@ -604,15 +599,23 @@ void copy_3d_now(const cudaMemcpy3DParms& p) {
   char* dst = first_byte(p.dstPtr, p.dstPos);
   const std::size_t sslice = p.srcPtr.pitch * p.srcPtr.ysize;
   const std::size_t dslice = p.dstPtr.pitch * p.dstPtr.ysize;
+  // The streams checker: a pageable source is read at the call (CUDA stages it), so only other
+  // sources count as the work's reads.
+  const bool src_read_later = hooks::streams_checked() && !is_pageable(src);
   for (std::size_t z = 0; z < p.extent.depth; ++z)
-    for (std::size_t y = 0; y < p.extent.height; ++y)
-      std::memmove(dst + z * dslice + y * p.dstPtr.pitch, src + z * sslice + y * p.srcPtr.pitch,
-                   p.extent.width);
+    for (std::size_t y = 0; y < p.extent.height; ++y) {
+      char* d = dst + z * dslice + y * p.dstPtr.pitch;
+      const char* s = src + z * sslice + y * p.srcPtr.pitch;
+      if (src_read_later) hooks::work_accessed(s, p.extent.width, false);
+      hooks::work_accessed(d, p.extent.width, true);
+      std::memmove(d, s, p.extent.width);
+    }
 }
 
 void memset_2d_now(const cudaMemsetParams& p) {
   for (std::size_t r = 0; r < p.height; ++r) {
     char* row = static_cast<char*>(p.dst) + r * p.pitch * p.elementSize;
+    hooks::work_accessed(row, p.width * p.elementSize, true);
     switch (p.elementSize) {
       case 1:
         std::memset(row, static_cast<int>(p.value & 0xff), p.width);

@@ -144,7 +144,7 @@ extern "C" cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream) {
   enqueue(hStream, [devPtr] {
     freed(devPtr);
     (void)release_device_memory(devPtr);
-  });
+  }, {}, "cudaFreeAsync");
   return cudaSuccess;
 }
 

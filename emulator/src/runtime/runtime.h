@@ -148,9 +148,11 @@ struct stream_position {
 bool streams_synchronous();
 // Queues work on a valid stream handle (0: the default stream) behind the stream's earlier work,
 // CUDA's implicit ordering with the legacy default stream, and the positions in `after`; returns
-// its position. Synchronous streams: runs it now, on this thread.
+// its position. Synchronous streams: runs it now, on this thread (its position is then reached
+// at once). `what` and `name` describe it in the streams checker's reports ("kernel", its name).
 stream_position enqueue(cudaStream_t stream, std::function<void()> work,
-                        std::vector<stream_position> after = {});
+                        std::vector<stream_position> after = {}, const char* what = nullptr,
+                        const std::string* name = nullptr);
 stream_position stream_tail(cudaStream_t stream);  // after the work queued so far
 // The host waits for the work queued so far on a stream (the legacy stream: also for blocking
 // streams' earlier work, as an item there would), on every stream, or up to a position.

@@ -23,6 +23,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "check/stream_events.h"
 #include "exec/device_activity.h"
 #include "exec/options.h"
 #include "exec/worker_pool.h"
@@ -250,12 +251,25 @@ void set_per_thread_default_stream() {
 }
 
 stream_position enqueue(cudaStream_t handle, std::function<void()> work,
-                        std::vector<stream_position> after) {
+                        std::vector<stream_position> after, const char* what,
+                        const std::string* name) {
   note_host_thread();
   if (streams_synchronous()) {
+    registry& r = reg();
+    CUstream_st* s;
+    std::uint64_t at;
+    {
+      std::lock_guard<std::mutex> lock(r.mutex);
+      s = resolve_locked(r, handle);
+      at = ++s->enqueued;
+      ++s->completed;  // as good as done: it runs now, before the call returns
+    }
     host_wait_scope waiting;  // the host is inside the call until the work is done
+    hooks::stream_work_begin({s, s->id, s->kind == CUstream_st::role::legacy, s->blocking(), at,
+                              after.data(), after.size(), what, name});
     work();
-    return {};
+    hooks::stream_work_end();
+    return {s, at};
   }
   registry& r = reg();
   std::unique_lock<std::mutex> lock(r.mutex);
@@ -298,7 +312,10 @@ stream_position stream_tail(cudaStream_t handle) {
 
 void synchronize_stream(cudaStream_t handle) {
   note_host_thread();
-  if (streams_synchronous()) return;
+  if (streams_synchronous()) {
+    hooks::host_waited_stream(resolve_stream(handle));
+    return;
+  }
   registry& r = reg();
   std::vector<stream_position> ps;
   {
@@ -317,7 +334,10 @@ void synchronize_stream(cudaStream_t handle) {
 
 void synchronize_device() {
   note_host_thread();
-  if (streams_synchronous()) return;
+  if (streams_synchronous()) {
+    hooks::host_waited_device();
+    return;
+  }
   registry& r = reg();
   std::vector<stream_position> ps;
   {
@@ -336,6 +356,10 @@ bool reached(const stream_position& p) {
 
 void wait_for(const stream_position& p) {
   note_host_thread();
+  if (streams_synchronous()) {  // the work ran at its call
+    hooks::host_waited(p);
+    return;
+  }
   if (!p.stream) return;
   wait_positions({p});
 }
@@ -458,6 +482,7 @@ extern "C" cudaError_t cudaStreamQuery(cudaStream_t stream) {
   if (!valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
   if (cudaError_t c = capture_forbids_sync(stream); c != cudaSuccess) return record_error(c);
   if (!reached(stream_tail(stream))) return cudaErrorNotReady;  // not recorded as an error
+  if (streams_synchronous()) hooks::host_waited_stream(resolve_stream(stream));
   return sticky_error();
 }
 
@@ -477,7 +502,7 @@ extern "C" cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t even
   if (cudaError_t c; capture_event_wait(stream, event, flags, c)) return record_error(c);
   const stream_position p = event_position(event);
   // An event never recorded is complete: nothing to wait for.
-  if (p.stream) enqueue(stream, [] {}, {p});
+  if (p.stream) enqueue(stream, [] {}, {p}, "cudaStreamWaitEvent");
   return cudaSuccess;
 }
 
@@ -493,7 +518,7 @@ extern "C" cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCall
   enqueue(stream, [stream, callback, userData] {
     flush_device_output();
     callback(stream, sticky_error(), userData);
-  });
+  }, {}, "cudaStreamAddCallback");
   return cudaSuccess;
 }
 
@@ -511,7 +536,7 @@ extern "C" cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, 
   enqueue(stream, [fn, userData] {
     flush_device_output();
     fn(userData);
-  });
+  }, {}, "cudaLaunchHostFunc");
   return cudaSuccess;
 }
 

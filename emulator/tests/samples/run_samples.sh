@@ -3,12 +3,13 @@
 # this script) says is in scope, with the arguments of its own build, and prints a PASS/FAIL table
 # and the counts; the out-of-scope ones are listed with their reason (--out). Samples marked slow
 # (hours on a CPU, no size options of their own) run only with --slow, else count as not passing.
-#   emulator/tests/samples/run_samples.sh [--out|--slow] CUDA_SAMPLES_DIR [CUEMU] [NAME...]
+#   emulator/tests/samples/run_samples.sh [--out|--slow] [--check MODES] CUDA_SAMPLES_DIR [CUEMU] [NAME...]
 # CUDA_SAMPLES_DIR: a checkout of https://github.com/NVIDIA/cuda-samples (tested at commit
 # c94ff366aed18c797b8a85dfaac7817b0228b420); CUEMU: the driver (default: build/bin/cuemu of this
 # tree, or $CUEMU); NAME...: run only these. Not part of ctest: it needs the samples, which CI
 # does not download. A sample passes when it exits 0 and prints its own success line.
-# Exit status: 0 when every sample run passed.
+# --check MODES: run each sample under cuemu's checking modes (e.g. streams, memcheck,racecheck);
+# a report fails the sample (cuemu's exit status). Exit status: 0 when every sample run passed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -16,7 +17,10 @@ root=$(cd "$here/../../.." && pwd)
 list_out=0; run_slow=0
 if [ "${1:-}" = "--out" ]; then list_out=1; shift; fi
 if [ "${1:-}" = "--slow" ]; then run_slow=1; shift; fi
-samples=${1:?usage: run_samples.sh [--out|--slow] CUDA_SAMPLES_DIR [CUEMU] [NAME...]}
+check=()
+if [ "${1:-}" = "--check" ]; then check=("--check=${2:?--check needs the modes}"); shift 2; fi
+case "${1:-}" in --check=*) check=("$1"); shift ;; esac
+samples=${1:?usage: run_samples.sh [--out|--slow] [--check MODES] CUDA_SAMPLES_DIR [CUEMU] [NAME...]}
 samples=$(cd "$samples" && pwd) || exit 2
 shift
 cuemu=${CUEMU:-$root/build/bin/cuemu}
@@ -52,7 +56,7 @@ while IFS= read -r raw; do
   read -ra argv <<<"$args"
   log=$logdir/$name.log
   start=$(date +%s.%N)
-  (cd "$S/$dir" && timeout "$timeout_s" "$cuemu" run -I "$samples/Common" "${argv[@]}") </dev/null >"$log" 2>&1
+  (cd "$S/$dir" && timeout "$timeout_s" "$cuemu" run "${check[@]}" -I "$samples/Common" "${argv[@]}") </dev/null >"$log" 2>&1
   rc=$?
   end=$(date +%s.%N)
   line=$(grep -E -m1 -- "$what" "$log" | tr -s ' \t' ' ' | cut -c1-90)

@@ -7,6 +7,7 @@
 
 #include "recorded_programs.h"
 
+#include <ostream>
 #include <string>
 
 namespace {
@@ -37,8 +38,120 @@ INSTANTIATE_TEST_SUITE_P(
                       recorded_case{"stream_bugs", ""}, recorded_case{"stream_bugs", "--workers=1"},
                       recorded_case{"stream_bugs", "--streams=sync"},
                       recorded_case{"stream_bugs", "--check=racecheck,synccheck"},
-                      recorded_case{"stream_bugs", "--check=memcheck"}),
+                      recorded_case{"stream_bugs", "--check=memcheck"},
+                      recorded_case{"stream_bugs", "--check=streams"},
+                      recorded_case{"stream_bugs", "--check=racecheck,streams,synccheck"},
+                      recorded_case{"stream_orders", ""},
+                      recorded_case{"stream_orders", "--workers=1"},
+                      recorded_case{"stream_orders", "--streams=sync"},
+                      recorded_case{"stream_orders", "--check=streams"},
+                      recorded_case{"stream_orders", "--check=racecheck,streams,synccheck"},
+                      recorded_case{"stream_orders", "--check=memcheck"}),
     recorded_case_name);
+
+// --check=streams on the programs' mutations (-DBUG=n, one synchronisation left out): each is
+// reported, once, naming this access and the other work with the calls that issued them, and the
+// run fails; without the streams check the same build passes (these are not races between the
+// CUDA threads of one grid).
+struct stream_finding {
+  const char* program;
+  int bug;
+  const char* header;   // the report's first line after "cuemu: " ('@': the programs' directory)
+  const char* access;   // the line naming the access
+  const char* other;    // the line naming the unordered work
+};
+
+// ctest's test names show the case as this prints it.
+void PrintTo(const stream_finding& f, std::ostream* os) { *os << f.program << " BUG=" << f.bug; }
+
+std::string with_dir(const char* text) {
+  std::string s;
+  for (const char* p = text; *p; ++p) s += *p == '@' ? std::string(PROGRAMS_DIR) + "/" : std::string(1, *p);
+  return s;
+}
+
+class StreamsCheck : public ::testing::TestWithParam<stream_finding> {};
+
+TEST_P(StreamsCheck, ReportsTheMissingSynchronisation) {
+  const stream_finding& f = GetParam();
+  const std::string src = program((std::string(f.program) + ".cu").c_str());
+  const std::string bug = " -DBUG=" + std::to_string(f.bug) + " ";
+  const cuemu_result r = run_cuemu("run --check=streams" + bug + src);
+  EXPECT_EQ(r.status, 1) << r.out;
+  const std::string header = "cuemu: " + with_dir(f.header) + "\n";
+  EXPECT_NE(r.out.find(header), std::string::npos) << "expected " << header << r.out;
+  EXPECT_NE(r.out.find(with_dir(f.access)), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(with_dir(f.other)), std::string::npos) << r.out;
+  // One report per pair of places, however often the loop around them runs.
+  EXPECT_EQ(r.out.find("cuemu: ", r.out.find(header) + 1), std::string::npos) << r.out;
+  // racecheck alone does not look at stream ordering; the streams check rides on its build.
+  const cuemu_result plain = run_cuemu("run --check=racecheck" + bug + src);
+  EXPECT_EQ(plain.status, 0) << plain.out;
+  EXPECT_EQ(plain.out.find("cuemu: "), std::string::npos) << plain.out;
+  // Every combination a CI gate would use fails on it.
+  for (const char* modes : {"racecheck,streams,synccheck", "all"}) {
+    const cuemu_result c = run_cuemu(std::string("run --check=") + modes + bug + src);
+    EXPECT_NE(c.status, 0) << modes << "\n" << c.out;
+    EXPECT_NE(c.out.find(header), std::string::npos) << modes << "\n" << c.out;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Mutations, StreamsCheck,
+    ::testing::Values(
+        stream_finding{"stream_bugs", 1, "unsynchronised host access in host code at @stream_bugs.cu:28",
+                       "4-byte read at ", "unordered with a write by cudaMemcpyAsync (issued to stream 3 at @stream_bugs.cu:54)"},
+        stream_finding{"stream_bugs", 2, "unsynchronised host access in host code at @stream_bugs.cu:50",
+                       "4-byte write at ", "unordered with a read by cudaMemcpyAsync (issued to stream 3 at @stream_bugs.cu:47)"},
+        stream_finding{"stream_bugs", 3, "unsynchronised host access in host code at @stream_bugs.cu:28",
+                       "in a 4096-byte allocation from cudaMallocManaged (offset 0)",
+                       "unordered with a write by kernel fill (issued to the legacy default stream at @stream_bugs.cu:66)"},
+        stream_finding{"stream_bugs", 4, "stream race in kernel square block (0,0,0) thread (0,0,0) at @stream_bugs.cu:18",
+                       "work of kernel square (issued to stream 4 at @stream_bugs.cu:82)",
+                       "unordered with a write by kernel fill (issued to stream 3 at @stream_bugs.cu:77)"},
+        stream_finding{"stream_orders", 1, "stream race in kernel add block (0,0,0) thread (0,0,0) at @stream_orders.cu:26",
+                       "work of kernel add (issued to stream 6 at @stream_orders.cu:171)",
+                       "unordered with a write by kernel fill (issued to the legacy default stream at @stream_orders.cu:166)"},
+        stream_finding{"stream_orders", 2,
+                       "stream race in cudaLaunchHostFunc (issued to stream 4 at @stream_orders.cu:183) at @stream_orders.cu:36",
+                       "4-byte read at ", "unordered with a write by cudaMemcpyAsync (issued to stream 3 at @stream_orders.cu:177)"},
+        stream_finding{"stream_orders", 3,
+                       "stream race in memset (issued to stream 4 at @stream_orders.cu:193) at @stream_orders.cu:193",
+                       "2000-byte write at ", "unordered with a write by kernel fill (issued to stream 3 at @stream_orders.cu:188)"},
+        stream_finding{"stream_orders", 4, "unsynchronised host access in host code at @stream_orders.cu:204",
+                       "4-byte write at ", "unordered with a read by kernel add (issued to stream 3 at @stream_orders.cu:200)"}),
+    [](const ::testing::TestParamInfo<stream_finding>& info) {
+      return std::string(info.param.program) + "_bug" + std::to_string(info.param.bug);
+    });
+
+// BUG=5 of stream_bugs: a kernel overwrites what another stream's copy still reads; both the
+// kernel's write against the copy's read and against the other kernel's write are one place
+// pair each. BUG=5 of stream_orders: kernels of two streams update the counter atomically (no
+// race between them), the host reads it without waiting: one report per kernel.
+TEST(StreamsCheck, EachUnorderedPairOfPlacesIsReported) {
+  const cuemu_result a = run_cuemu("run --check=streams -DBUG=5 " + program("stream_bugs.cu"));
+  EXPECT_EQ(a.status, 1) << a.out;
+  EXPECT_NE(a.out.find(with_dir("unordered with a write by kernel square (issued to stream 4 at ")), std::string::npos) << a.out;
+  EXPECT_NE(a.out.find(with_dir("unordered with a read by cudaMemcpyAsync (issued to stream 4 at ")), std::string::npos) << a.out;
+  const cuemu_result b = run_cuemu("run --check=streams -DBUG=5 " + program("stream_orders.cu"));
+  EXPECT_EQ(b.status, 1) << b.out;
+  EXPECT_NE(b.out.find("8-byte read at "), std::string::npos) << b.out;
+  EXPECT_NE(b.out.find(with_dir("unordered with an atomic update by kernel count (issued to stream 3 at @stream_orders.cu:129)")),
+            std::string::npos) << b.out;
+  EXPECT_NE(b.out.find(with_dir("unordered with an atomic update by kernel count (issued to stream 4 at @stream_orders.cu:130)")),
+            std::string::npos) << b.out;
+  // Atomics of the two kernels on one counter are no finding; nor are the halves they write.
+  EXPECT_EQ(b.out.find("stream race"), std::string::npos) << b.out;
+}
+
+TEST(StreamsCheck, UnknownModeNamesTheChoices) {
+  const cuemu_result r = run_cuemu("run --check=stream " + program("stream_bugs.cu"));
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("unknown check 'stream' in --check=stream (expected memcheck, racecheck, "
+                       "synccheck, streams, all or none)"),
+            std::string::npos)
+      << r.out;
+}
 
 // The same program built with the legacy default stream: its two kernels run one after the other
 // and the first waits forever, as on an H200 (which had to be killed); here --timeout ends it.
