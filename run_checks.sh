@@ -175,7 +175,7 @@ compare_digests() {  # output-file
 do_selfcheck() {
   local name s mode out status
   for name in $(selfcheck_programs); do
-    for mode in plain memcheck racecheck synccheck; do
+    for mode in plain memcheck racecheck synccheck streams; do
       step "self-check $name on the emulator ($mode)"
       s=$(date +%s)
       out="$build_dir/reports/selfcheck-$name-$mode.txt"

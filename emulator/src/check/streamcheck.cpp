@@ -352,6 +352,42 @@ std::string allocation_note(std::uintptr_t addr) {
   report_fault(r);
 }
 
+// --------------------------------------------------------------------------- the CAS idiom
+// A plain read by host code racing only with work's atomics is the compare-and-swap idiom
+// (`expected = *p; old = __sync_val_compare_and_swap(p, expected, ...)`, the systemWideAtomics
+// sample's host side beside a kernel's atomics on managed memory) when the same thread then
+// updates those bytes atomically itself: no report. Otherwise it is reported at the thread's next
+// call into the runtime, its next such read past eight, or the end of the program.
+struct pending_read {
+  std::uintptr_t addr;
+  std::size_t bytes;
+  const running_work* me;
+  u32 other, other_site;
+  std::uintptr_t pc;
+};
+// Never destroyed: the main thread's is flushed by an atexit handler, after thread-local
+// destructors ran.
+thread_local std::vector<pending_read>& t_pending = *new std::vector<pending_read>;
+
+void flush_pending();
+
+void add_pending(const pending_read& p) {
+  for (const auto& e : t_pending)
+    if (e.addr == p.addr && e.pc == p.pc && e.other == p.other) return;
+  if (t_pending.size() >= 8) flush_pending();
+  static std::once_flag at_exit;
+  std::call_once(at_exit, [] { std::atexit(flush_pending); });
+  t_pending.push_back(p);
+}
+
+void validate_pending(std::uintptr_t a, std::size_t n) {
+  for (std::size_t k = 0; k < t_pending.size();)
+    if (t_pending[k].addr < a + n && a < t_pending[k].addr + t_pending[k].bytes)
+      t_pending.erase(t_pending.begin() + static_cast<std::ptrdiff_t>(k));
+    else
+      ++k;
+}
+
 // --------------------------------------------------------------------------- accesses
 void access_cell(cell& c, std::uintptr_t base, unsigned mask, unsigned kind, const running_work* me,
                  u32 site, std::uintptr_t pc, std::size_t bytes) {
@@ -369,7 +405,10 @@ void access_cell(cell& c, std::uintptr_t base, unsigned mask, unsigned kind, con
     }
     if (!(m & mask)) continue;
     const bool before = known(w, me);
-    if (!before && conflicts(k, kind)) {
+    if (!before && conflicts(k, kind) && kind == k_read && k == k_atomic &&
+        current_thread_index() < 0) {
+      add_pending({base + static_cast<unsigned>(__builtin_ctz(m & mask)), bytes, me, w, c.site[i], pc});
+    } else if (!before && conflicts(k, kind)) {
       report(base + static_cast<unsigned>(__builtin_ctz(m & mask)), bytes, kind, me, w, c.site[i], k,
              pc);
     } else if (before && me && (m & ~mask) == 0 && (k == kind || kind == k_write)) {
@@ -416,6 +455,12 @@ void access_range(std::uintptr_t a, std::size_t n, unsigned kind, const running_
     }
     lk.unlock();
   }
+}
+
+void flush_pending() {
+  std::vector<pending_read> p;
+  p.swap(t_pending);
+  for (const auto& e : p) report(e.addr, e.bytes, k_read, e.me, e.other, e.other_site, k_atomic, e.pc);
 }
 
 void join(std::vector<u32>& into, const std::vector<u32>& from) {
@@ -482,6 +527,7 @@ bool enabled() { return checking(); }
 void access(std::uintptr_t a, std::size_t n, access_kind k, std::uintptr_t pc) {
   if (!checking() || n == 0) return;
   const unsigned kind = k == access_kind::write ? k_write : k == access_kind::atomic ? k_atomic : k_read;
+  if (kind == k_atomic && !t_pending.empty()) validate_pending(a, n);
   const running_work* me = nullptr;
   if (current_thread_index() >= 0) {
     const launch_state* l = current_thread_launch();
@@ -528,6 +574,7 @@ namespace hooks {
 bool streams_checked() { return checking(); }
 
 void stream_work_begin(const stream_work& w) {
+  if (!t_pending.empty()) flush_pending();
   auto* r = new running_work;
   r->outer = t_work;
   t_work = r;
@@ -587,11 +634,13 @@ void stream_work_begin(const stream_work& w) {
 void stream_work_end() {
   running_work* r = t_work;
   if (!r) return;
+  if (!t_pending.empty()) flush_pending();
   t_work = r->outer;
   delete r;
 }
 
 void host_waited(const stream_position& p) {
+  if (!t_pending.empty()) flush_pending();
   if (!checking() || !p.stream) return;
   state& s = st();
   std::lock_guard<std::mutex> lock(s.mutex);
@@ -601,6 +650,7 @@ void host_waited(const stream_position& p) {
 }
 
 void host_waited_stream(const CUstream_st* q) {
+  if (!t_pending.empty()) flush_pending();
   if (!checking()) return;
   state& s = st();
   std::lock_guard<std::mutex> lock(s.mutex);
@@ -615,6 +665,7 @@ void host_waited_stream(const CUstream_st* q) {
 }
 
 void host_waited_device() {
+  if (!t_pending.empty()) flush_pending();
   if (!checking()) return;
   state& s = st();
   std::lock_guard<std::mutex> lock(s.mutex);

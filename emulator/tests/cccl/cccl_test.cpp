@@ -29,7 +29,7 @@ TEST_P(Cccl, CleanUnderEveryCheckingMode) {
   const cuemu_result r = run_cuemu("run --check=all " + program());
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(without_driver_lines(r.out), expected(GetParam()) + expected(GetParam())) << r.out;
-  EXPECT_NE(r.out.find("cuemu: checking summary: memcheck+synccheck: clean, racecheck+synccheck: clean"),
+  EXPECT_NE(r.out.find("cuemu: checking summary: memcheck+synccheck: clean, racecheck+streams+synccheck: clean"),
             std::string::npos)
       << r.out;
 }

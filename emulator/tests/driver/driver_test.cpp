@@ -367,7 +367,7 @@ TEST(CudaArch, SameUnderEveryCheckingMode) {
   const result r = cuemu("run --check=all " + program("cuda_arch.cu"));
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(without_driver_lines(r.out), expected("cuda_arch.sm_90.txt") + expected("cuda_arch.sm_90.txt")) << r.out;
-  EXPECT_TRUE(has(r, "cuemu: checking summary: memcheck+synccheck: clean, racecheck+synccheck: clean")) << r.out;
+  EXPECT_TRUE(has(r, "cuemu: checking summary: memcheck+synccheck: clean, racecheck+streams+synccheck: clean")) << r.out;
 }
 
 // Internal-linkage kernels and device variables of the same names in two files stay apart,

@@ -100,7 +100,7 @@ TEST(Zoo, CorrectProgramsGiveNoReportUnderEveryMode) {
       EXPECT_TRUE(progress || summary) << "unexpected report:\n" << r.out;
       ++pos;
     }
-    EXPECT_NE(r.out.find("cuemu: checking summary: memcheck+synccheck: clean, racecheck+synccheck: clean\n"),
+    EXPECT_NE(r.out.find("cuemu: checking summary: memcheck+synccheck: clean, racecheck+streams+synccheck: clean\n"),
               std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("Sanitizer"), std::string::npos) << r.out;
   }
