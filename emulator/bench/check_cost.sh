@@ -17,7 +17,7 @@ printf '%-18s %-10s %9s %7s %9s\n' self-check mode seconds ratio "peak MiB"
 for src in "$root"/selfcheck/*_check.cu; do
   name=$(basename "$src" .cu)
   plain=
-  for mode in none synccheck memcheck racecheck; do
+  for mode in none synccheck memcheck racecheck streams; do
     exe=$work/$name.$mode
     "$cuemu" cc --check=$mode "$src" "$root/kernels/launchers.cu" -I "$root/kernels" \
       -I "$root/selfcheck" -o "$exe"
