@@ -169,7 +169,7 @@ static_assert(sizeof(granule) == 48);
 
 constexpr unsigned kPageBits = shadow_memory<granule>::kPageBits;
 constexpr std::size_t kGranulesPerPage = shadow_memory<granule>::kCellsPerPage;
-shadow_memory<granule> g_shadow("racecheck", std::size_t{1} << 38);
+constinit shadow_memory<granule> g_shadow("racecheck", std::size_t{1} << 38);
 
 granule* shadow_page(std::uintptr_t page) { return g_shadow.page_of(page << kPageBits); }
 

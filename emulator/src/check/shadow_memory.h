@@ -34,7 +34,8 @@ class shadow_memory {
   static constexpr std::size_t kCellsPerPage = (std::size_t{1} << kPageBits) / 8;
 
   // `name` names the detector in the message of a failed reservation.
-  shadow_memory(const char* name, std::size_t arena_bytes) : name_(name), arena_bytes_(arena_bytes) {}
+  constexpr shadow_memory(const char* name, std::size_t arena_bytes)
+      : name_(name), arena_bytes_(arena_bytes) {}
 
   // The cells of the page holding address a (nullptr past the 47-bit address space); made when
   // absent (zero cells).

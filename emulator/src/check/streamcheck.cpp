@@ -199,7 +199,7 @@ struct cell {
   u32 site[4];
   std::uint16_t meta[4];  // bits 0-7: the bytes; 8-9: the kind
 };
-shadow_memory<cell> g_shadow("the streams checker", std::size_t{1} << 38);
+constinit shadow_memory<cell> g_shadow("the streams checker", std::size_t{1} << 38);
 
 inline unsigned kind_of(std::uint16_t m) { return m >> 8; }
 inline unsigned mask_of(std::uint16_t m) { return m & 0xffu; }
