@@ -4,7 +4,7 @@
 # libcudacxx/test/libcudacxx/force_include.h pre-included (its main runs the test on the host, then
 # in a <<<1, 1>>> kernel) and libcudacxx/test/support on the include path. A test passes when it
 # exits 0 (its asserts hold on the host and on the device) and nothing is reported.
-#   emulator/tests/cccl/run_libcudacxx_tests.sh CCCL_CHECKOUT [CUEMU] [--check MODE]
+#   emulator/tests/cccl/run_libcudacxx_tests.sh CCCL_CHECKOUT [CUEMU] [--check MODE | --list]
 # Not part of ctest: it needs the checkout, which CI does not download.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,6 +43,11 @@ known=(
 for f in "$t"/libcudacxx/std/atomics/atomics.fences/*.pass.cpp "$t"/libcudacxx/std/atomics/atomics.flag/*.pass.cpp; do
   [ -f "$f" ] && tests+=("${f#"$t/libcudacxx/"}")
 done
+# --list (as the third argument): print the selection, one test per line, and stop.
+if [ "${3:-}" = "--list" ]; then
+  printf '%s\n' "${tests[@]}"
+  exit 0
+fi
 pass=0; fail=0; failed=""; nknown=0
 printf '%-72s %-9s %8s\n' TEST RESULT SECONDS
 for entry in "${tests[@]}" "${known[@]/#/known:}"; do
