@@ -196,6 +196,7 @@ int preprocess_cu(const options& o, const paths& p, variant v, const std::string
   // The text is compiled with ThreadSanitizer's instrumentation (which the preprocessor is not
   // told of): headers keep the emulator's per-worker records out of it (cuemu/progress.h).
   if (v == variant::racecheck) cmd.push_back("-D__CUEMU_RACECHECK__");
+  if (v == variant::memcheck) cmd.push_back("-D__CUEMU_MEMCHECK__");  // AddressSanitizer's (cuemu/launch.h)
   for (const auto& f : user_preprocessor_flags(o, p)) cmd.push_back(f);
   if (!depfile.empty()) cmd.insert(cmd.end(), {"-MD", "-MF", depfile, "-MT", dep_target.empty() ? out : dep_target});
   cmd.push_back(in);
