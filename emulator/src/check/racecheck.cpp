@@ -24,7 +24,6 @@
 #if defined(CUEMU_RACECHECK)
 
 #include <execinfo.h>
-#include <link.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -47,14 +46,13 @@
 #include "check/report.h"
 #include "check/shadow_memory.h"
 #include "check/streamcheck.h"
+#include "check/thread_storage.h"
 #include "check/symbolize.h"
 #include "exec/current_thread.h"
 #include "check/events.h"
 #include "exec/options.h"
 #include "exec/shared_memory.h"
 #include "runtime/runtime.h"
-
-extern "C" char __executable_start;
 
 namespace cuemu::detail {
 namespace {
@@ -139,21 +137,6 @@ namespace {
 
 thread_local block_tokens t_block;
 
-std::size_t static_tls_size() {
-  static const std::size_t size = [] {
-    std::size_t total = 0;
-    dl_iterate_phdr(
-        [](dl_phdr_info* info, std::size_t, void* data) {
-          for (int i = 0; i < info->dlpi_phnum; ++i)
-            if (info->dlpi_phdr[i].p_type == PT_TLS)
-              *static_cast<std::size_t*>(data) += info->dlpi_phdr[i].p_memsz + info->dlpi_phdr[i].p_align;
-          return 0;
-        },
-        &total);
-    return total + 4096;
-  }();
-  return size;
-}
 thread_local bool t_block_active = false;
 
 // --------------------------------------------------------------------------- shadow
@@ -191,14 +174,6 @@ std::set<std::pair<std::uintptr_t, u32>> g_reported;
 int g_reports = 0;
 constexpr int kMaxReports = 32;
 
-u32 site_of(std::uintptr_t pc) {
-  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(&__executable_start);
-  return pc >= base && pc - base < 0xffffffffu ? static_cast<u32>(pc - base) : 0;
-}
-
-std::string at_line(const code_location& c) {
-  return c.file.empty() ? std::string("<unknown>") : c.file + ":" + std::to_string(c.line);
-}
 
 std::string thread_name(u32 tid) {
   if (!g_launch) return "?";
@@ -235,11 +210,7 @@ enum class access_kind { read, write, atomic, atomic_read };
   const bool prev_write = prev >> 63;
   const u32 prev_tid = static_cast<u32>(prev >> 32) & ((1u << 25) - 1);
   std::string where_prev = "<unknown line>";
-  if (prev_site) {
-    void* f[1] = {&__executable_start + prev_site};
-    const code_location c = first_user_location(f, 1);
-    if (!c.file.empty()) where_prev = at_line(c);
-  }
+  if (const code_location c = location_of_site(prev_site); !c.file.empty()) where_prev = at_line(c);
   const char* what = kind == access_kind::write    ? "write"
                      : kind == access_kind::atomic ? "atomic update"
                      : kind == access_kind::atomic_read ? "atomic read" : "read";
@@ -422,7 +393,7 @@ void access(std::uintptr_t a, std::size_t size, access_kind kind, std::uintptr_t
   }
   const u32 tid = (b.tid_base + c.lane) & kTidMask;
   const u64 self = (u64{tid} << 32) | b.threads[c.lane].clock;
-  const u32 site = site_of(pc);
+  const u32 site = code_site(pc);
   std::uintptr_t p = a;
   const std::uintptr_t end = a + size;
   // The same access again in the same interval (a loop over the same data): its record is

@@ -24,10 +24,6 @@
 namespace cuemu::detail {
 namespace {
 
-std::string at_line(const code_location& c) {
-  return c.file.empty() ? std::string("<unknown>") : c.file + ":" + std::to_string(c.line);
-}
-
 // The header of a report for the CUDA thread running on this worker.
 bool current_thread(fault_report& r) {
   if (!describe_current_thread(r.block, r.thread)) return false;

@@ -29,7 +29,6 @@
 
 #include <dlfcn.h>
 #include <execinfo.h>
-#include <link.h>
 #include <malloc.h>
 #include <pthread.h>
 
@@ -51,11 +50,10 @@
 #include "check/shadow_memory.h"
 #include "check/stream_events.h"
 #include "check/symbolize.h"
+#include "check/thread_storage.h"
 #include "exec/current_thread.h"
 #include "exec/options.h"
 #include "exec/shared_memory.h"
-
-extern "C" char __executable_start;
 
 namespace cuemu::detail {
 namespace {
@@ -160,18 +158,7 @@ const range& native_stack() {
 // The calling thread's static thread-local storage (x86-64: just below the thread pointer).
 const range& thread_storage() {
   thread_local range r = [] {
-    static const std::size_t size = [] {
-      std::size_t total = 0;
-      dl_iterate_phdr(
-          [](dl_phdr_info* info, std::size_t, void* data) {
-            for (int i = 0; i < info->dlpi_phnum; ++i)
-              if (info->dlpi_phdr[i].p_type == PT_TLS)
-                *static_cast<std::size_t*>(data) += info->dlpi_phdr[i].p_memsz + info->dlpi_phdr[i].p_align;
-            return 0;
-          },
-          &total);
-      return total + 4096;
-    }();
+    const std::size_t size = static_tls_size();
     const auto tp = reinterpret_cast<std::uintptr_t>(__builtin_thread_pointer());
     return range{tp - size, tp + 64};
   }();
@@ -216,20 +203,11 @@ bool known(u32 id, const running_work* me) {
   return t_known && e.agent < t_known->size() && e.clock <= (*t_known)[e.agent];
 }
 
-u32 site_of(std::uintptr_t pc) {
-  const auto base = reinterpret_cast<std::uintptr_t>(&__executable_start);
-  return pc >= base && pc - base < 0xffffffffu ? static_cast<u32>(pc - base) : 0;
-}
-
 // --------------------------------------------------------------------------- reports
 std::mutex g_report_mutex;
 std::set<std::pair<std::uintptr_t, std::size_t>> g_reported;
 int g_reports = 0;
 constexpr int kMaxReports = 32;
-
-std::string at_line(const code_location& c) {
-  return c.file.empty() ? std::string("<unknown line>") : c.file + ":" + std::to_string(c.line);
-}
 
 std::string stream_name(const agent_info& a) {
   if (a.legacy) return "the legacy default stream";
@@ -301,11 +279,8 @@ std::string allocation_note(std::uintptr_t addr) {
     if (me) mine_text = describe_work_locked(s, me->id, &issued);
   }
   std::string other_line;
-  if (other_site) {
-    void* f[1] = {&__executable_start + other_site};
-    const code_location c = first_user_location(f, 1);
-    if (!c.file.empty()) other_line = " at " + at_line(c);
-  }
+  if (const code_location c = location_of_site(other_site); !c.file.empty())
+    other_line = " at " + at_line(c);
   const bool on_cuda_thread = current_thread_index() >= 0;
   static thread_local std::string file;
   char line[640];
@@ -553,7 +528,7 @@ void access(std::uintptr_t a, std::size_t n, access_kind k, std::uintptr_t pc) {
     if (g_unretired.load(std::memory_order_relaxed) == 0) return;  // the host waited for all work
     if (native_stack().has(a) || thread_storage().has(a)) return;
   }
-  access_range(a, n, kind, me, me ? site_of(pc) : 0, pc);
+  access_range(a, n, kind, me, me ? code_site(pc) : 0, pc);
 }
 
 void launch_begin(launch_state& launch) {
@@ -574,11 +549,11 @@ namespace hooks {
 bool streams_checked() { return checking(); }
 
 void stream_work_begin(const stream_work& w) {
+  if (!checking()) return;
   if (!t_pending.empty()) flush_pending();
   auto* r = new running_work;
   r->outer = t_work;
   t_work = r;
-  if (!checking()) return;
   const range& stack = native_stack();
   r->stack_lo = stack.lo;
   r->stack_hi = stack.hi;

@@ -12,6 +12,8 @@
 #include <mutex>
 #include <vector>
 
+extern "C" char __executable_start;
+
 namespace cuemu::detail {
 namespace {
 
@@ -97,6 +99,21 @@ code_location first_user_location(void* const* frames, int count) {
   }
   pclose(p);
   return found;
+}
+
+std::string at_line(const code_location& c) {
+  return c.file.empty() ? std::string("<unknown>") : c.file + ":" + std::to_string(c.line);
+}
+
+std::uint32_t code_site(std::uintptr_t pc) {
+  const auto base = reinterpret_cast<std::uintptr_t>(&__executable_start);
+  return pc >= base && pc - base < 0xffffffffu ? static_cast<std::uint32_t>(pc - base) : 0;
+}
+
+code_location location_of_site(std::uint32_t site) {
+  if (!site) return {};
+  void* f[1] = {&__executable_start + site};
+  return first_user_location(f, 1);
 }
 
 }  // namespace cuemu::detail

@@ -3,6 +3,7 @@
 // overflows, kernels still running at --timeout.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace cuemu::detail {
@@ -16,5 +17,13 @@ struct code_location {
 // Of the return addresses in `frames`, the first that maps to user code (not to the emulator's
 // own headers and sources, not to the C/C++ libraries).
 code_location first_user_location(void* const* frames, int count);
+
+// "file:line", or "<unknown>".
+std::string at_line(const code_location& c);
+
+// A code address as a 32-bit offset into the program (0: not in it), for the detectors' records;
+// and the user's line at such an offset (empty when unknown).
+std::uint32_t code_site(std::uintptr_t pc);
+code_location location_of_site(std::uint32_t site);
 
 }  // namespace cuemu::detail
