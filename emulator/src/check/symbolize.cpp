@@ -12,7 +12,8 @@
 #include <mutex>
 #include <vector>
 
-extern "C" char __executable_start;
+// Weak: the runtime is also linked into shared libraries (a TVM-FFI module), which have none.
+extern "C" char __executable_start __attribute__((weak));
 
 namespace cuemu::detail {
 namespace {
@@ -106,12 +107,13 @@ std::string at_line(const code_location& c) {
 }
 
 std::uint32_t code_site(std::uintptr_t pc) {
+  if (!&__executable_start) return 0;
   const auto base = reinterpret_cast<std::uintptr_t>(&__executable_start);
   return pc >= base && pc - base < 0xffffffffu ? static_cast<std::uint32_t>(pc - base) : 0;
 }
 
 code_location location_of_site(std::uint32_t site) {
-  if (!site) return {};
+  if (!site || !&__executable_start) return {};
   void* f[1] = {&__executable_start + site};
   return first_user_location(f, 1);
 }
