@@ -23,6 +23,8 @@ namespace {
 // deterministic).
 std::vector<device_work> take_device_work(launch_state& launch) {
   std::vector<device_work> work;
+  // Its blocks have finished: what they issued is counted (and ordered before this) already.
+  if (launch.issued.load(std::memory_order_relaxed) == 0) return work;
   {
     std::lock_guard<std::mutex> lock(launch.work_mutex);
     work.swap(launch.device_launched);
@@ -49,8 +51,10 @@ void run_grid(launch_state& launch) {
     std::vector<device_work> work;
     std::size_t next = 0;
   };
+  std::vector<device_work> issued = take_device_work(launch);
+  if (issued.empty()) return;
   std::vector<level> stack;
-  stack.push_back({&launch, take_device_work(launch)});
+  stack.push_back({&launch, std::move(issued)});
   while (!stack.empty()) {
     level& l = stack.back();
     if (l.next == l.work.size() || l.owner->aborted.load(std::memory_order_relaxed)) {
@@ -93,10 +97,22 @@ void run_blocks(launch_state& launch) {
 
   hooks::launch_begin(launch);
   launch_watchdog watchdog(launch);
-  const std::function<void(std::size_t)> body = [&](std::size_t i) {
+  // What the block loop needs, behind one pointer: a capture std::function keeps without an
+  // allocation of its own (one per launch otherwise).
+  struct block_loop {
+    launch_state& launch;
+    const std::vector<std::size_t>& order;
+    dim3 g;
+    std::size_t nblocks;
+    bool reverse;
+  } loop{launch, order, g, nblocks, reverse};
+  const std::function<void(std::size_t)> body = [c = &loop](std::size_t i) {
+    launch_state& launch = c->launch;
+    const dim3 g = c->g;
     prepare_worker_signals();
     if (launch.aborted.load(std::memory_order_relaxed)) return;
-    const std::size_t b = order.empty() ? (reverse ? nblocks - 1 - i : i) : order[i];
+    const std::size_t b =
+        c->order.empty() ? (c->reverse ? c->nblocks - 1 - i : i) : c->order[i];
     const uint3 idx{static_cast<unsigned>(b % g.x), static_cast<unsigned>((b / g.x) % g.y),
                     static_cast<unsigned>(b / (static_cast<std::size_t>(g.x) * g.y))};
     const bool ok = worker_executor().run(launch, idx, b);
@@ -126,7 +142,8 @@ void issue_device_work(launch_state& launch, std::size_t block, device_work w) {
   launch.device_launched.push_back(std::move(w));
 }
 
-std::string kernel_display_name(const char* spelled, const char* pretty) {
+namespace {
+std::string compute_display_name(const char* spelled, const char* pretty) {
   if (!pretty || !*pretty) return spelled ? spelled : "<kernel>";
   // "void ns::k(V*, int) [with V = uint4; int N = 4]" -> "ns::k<uint4, 4>"
   std::string p(pretty);
@@ -152,6 +169,21 @@ std::string kernel_display_name(const char* spelled, const char* pretty) {
     name += "<" + out + ">";
   }
   return name;
+}
+}  // namespace
+
+// The names are string literals of the translated program: the last one asked for on this thread
+// is kept (a loop of launches of one kernel computes it once).
+std::string kernel_display_name(const char* spelled, const char* pretty) {
+  thread_local const char* last_spelled = nullptr;
+  thread_local const char* last_pretty = nullptr;
+  thread_local std::string last;
+  if (spelled != last_spelled || pretty != last_pretty || (!spelled && !pretty)) {
+    last = compute_display_name(spelled, pretty);
+    last_spelled = spelled;
+    last_pretty = pretty;
+  }
+  return last;
 }
 
 }  // namespace cuemu::detail

@@ -156,12 +156,14 @@ void shared_memory_block_end() {
 }
 
 void shared_memory_launch_end() {
+#if defined(CUEMU_RACECHECK)  // only racecheck keeps objects until the kernel ends
   std::lock_guard<std::mutex> lock(g_launch_objects_mutex);
   for (void* p : g_launch_objects) {
     hooks::memory_released(p, malloc_usable_size(p));
     std::free(p);
   }
   g_launch_objects.clear();
+#endif
 }
 
 }  // namespace cuemu::detail

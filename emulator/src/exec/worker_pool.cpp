@@ -91,6 +91,12 @@ bool worker_pool::add_helper(job& j) {
 
 void worker_pool::run(job& j) {
   if (j.n_ == 0) return;
+  // One block: this thread takes it; no other thread can share the job (a helper is asked only
+  // for items left, by a block of the job that is already running).
+  if (j.n_ == 1) {
+    j.drain();
+    return;
+  }
   const bool wake_workers = j.n_ > 1 && workers_ > 1;
   {
     std::lock_guard<std::mutex> lock(m_);

@@ -4,6 +4,7 @@
 // emulator's device code calls the C library's printf; these definitions take those calls (and the
 // puts/putchar a compiler turns some printf calls into) and, on a CUDA thread, append the text to
 // the buffer instead. Host code's calls go to stdout as before.
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <mutex>
@@ -38,20 +39,28 @@ int buffer_vprintf(const char* format, va_list ap) {
     big.pop_back();
     buffer() += big;
   }
+  g_device_output_pending.store(true, std::memory_order_release);
   return n;
 }
 
 void buffer_text(const char* s, std::size_t n) {
   std::lock_guard<std::mutex> lock(g_mutex);
   buffer().append(s, n);
+  g_device_output_pending.store(true, std::memory_order_release);
 }
 
 }  // namespace
 
-void flush_device_output() {
+// Whether the buffer may hold text: set under the mutex by every append, so that a flush with
+// nothing to print takes no lock. Text appended by work the caller waited for is seen (the wait
+// orders it).
+std::atomic<bool> g_device_output_pending{false};
+
+void write_device_output() {
   std::string out;
   {
     std::lock_guard<std::mutex> lock(g_mutex);
+    g_device_output_pending.store(false, std::memory_order_relaxed);
     if (buffer().empty()) return;
     out.swap(buffer());
   }

@@ -108,6 +108,7 @@ cudaError_t build(const CUgraph_st& g, const std::unordered_set<const CUgraphNod
         const cudaHostNodeParams h = b.host;
         s.run = [h] {
           flush_device_output();
+          host_code_scope user_code;
           h.fn(h.userData);
         };
         break;

@@ -1,6 +1,7 @@
 // The launch path: the configuration pushed by a translated <<<...>>>, validation as a GPU does
 // it (CUDA 13 on an H200), per-kernel attributes, cudaLaunchKernel, and the run itself.
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <memory>
 #include <mutex>
@@ -46,10 +47,22 @@ std::unordered_map<const void*, registered_kernel>& registry() {
   return m;
 }
 
+// Bumped (under g_kernels_mutex) by every change of a kernel's attributes.
+std::atomic<unsigned> g_attributes_generation{0};
+
+// A loop of launches of one kernel looks its attributes up once per thread, not once per launch.
 kernel_attributes attributes_of(const void* fn) {
+  thread_local const void* cached_fn = nullptr;
+  thread_local unsigned cached_generation = 0;
+  thread_local kernel_attributes cached;
+  if (fn == cached_fn && g_attributes_generation.load(std::memory_order_acquire) == cached_generation)
+    return cached;
   std::lock_guard<std::mutex> lock(g_kernels_mutex);
   auto it = attributes().find(fn);
-  return it == attributes().end() ? kernel_attributes{} : it->second;
+  cached = it == attributes().end() ? kernel_attributes{} : it->second;
+  cached_fn = fn;
+  cached_generation = g_attributes_generation.load(std::memory_order_relaxed);
+  return cached;
 }
 
 cudaError_t validate(const call_configuration& c, const void* fn, int& max_dynamic_shared) {
@@ -190,7 +203,7 @@ cudaError_t launch(const kernel_entry& e) {
     return t_last_launch = record_error(capture_node(c.stream, std::move(b)));
   }
 
-  auto L = std::make_shared<launch_state>();
+  auto L = std::make_unique<launch_state>();
   describe_launch(*L, c, e, max_dynamic_shared);
   L->cooperative = c.cooperative;
   if (c.cooperative) L->grid_sync = std::make_unique<launch_state::grid_barrier>();
@@ -199,13 +212,19 @@ cudaError_t launch(const kernel_entry& e) {
   if (streams_synchronous()) {
     enqueue(c.stream, [&L] { run_grid(*L); }, {}, "kernel", &L->kernel_name);
   } else {
-    // Queued: the launch owns a copy of the parameters until its grid has run.
+    // Queued: the launch owns a copy of the parameters until its grid has run. The work holds a
+    // plain pointer (small enough for std::function to keep without an allocation of its own)
+    // and is run exactly once.
     L->entry.params = e.copy_params(e.params);
-    enqueue(c.stream, [L] {
-      run_grid(*L);
-      L->entry.free_params(const_cast<void*>(L->entry.params));
-      L->entry.params = nullptr;
-    }, {}, "kernel", &L->kernel_name);
+    launch_state* owned = L.get();
+    const std::string* name = &L->kernel_name;
+    enqueue(c.stream, [owned] {
+      std::unique_ptr<launch_state> l(owned);
+      run_grid(*l);
+      l->entry.free_params(const_cast<void*>(l->entry.params));
+      l->entry.params = nullptr;
+    }, {}, "kernel", name);
+    (void)L.release();
   }
   // A fault is reported and sticky; like an asynchronous GPU launch, the launch itself succeeded.
   return t_last_launch = cudaSuccess;
@@ -326,6 +345,7 @@ extern "C" cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute 
   const cudaDeviceProp& p = device_properties();
   std::lock_guard<std::mutex> lock(g_kernels_mutex);
   kernel_attributes& a = attributes()[func];
+  g_attributes_generation.fetch_add(1, std::memory_order_release);
   switch (attr) {
     case cudaFuncAttributeMaxDynamicSharedMemorySize:
       if (value < 0 || static_cast<std::size_t>(value) > p.sharedMemPerBlockOptin)

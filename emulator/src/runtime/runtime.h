@@ -2,6 +2,7 @@
 // the device description, shared by the API functions and by the launch path / checkers.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -162,6 +163,16 @@ bool reached(const stream_position& p);
 void wait_for(const stream_position& p);
 // Code compiled with --default-stream per-thread (CUDA_API_PER_THREAD_DEFAULT_STREAM).
 void set_per_thread_default_stream();
+// Around user code that a stream's thread runs (host functions, callbacks, graph host nodes):
+// the thread's usual scheduling policy, which threads it starts inherit (stream threads are
+// SCHED_BATCH otherwise, so that waking one does not preempt the host).
+class host_code_scope {
+ public:
+  host_code_scope();
+  ~host_code_scope();
+  host_code_scope(const host_code_scope&) = delete;
+  host_code_scope& operator=(const host_code_scope&) = delete;
+};
 
 // The queue a handle names (0 resolved to the legacy or this thread's default stream); the
 // handle must be valid.
@@ -177,7 +188,12 @@ stream_position event_position(cudaEvent_t e);  // of its latest record (a valid
 // --- device printf (device_printf.cpp) ---
 // A GPU keeps a kernel's printf output in a buffer that the host writes out at synchronising
 // calls (device, stream and event synchronize, blocking copies, host functions, cudaDeviceReset)
-// and drops at exit. This writes the buffered output to stdout.
-void flush_device_output();
+// and drops at exit. This writes the buffered output to stdout (checked inline: every launch and
+// synchronisation asks, and most find nothing).
+extern std::atomic<bool> g_device_output_pending;
+void write_device_output();
+inline void flush_device_output() {
+  if (g_device_output_pending.load(std::memory_order_acquire)) write_device_output();
+}
 
 }  // namespace cuemu::detail

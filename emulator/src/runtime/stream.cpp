@@ -17,10 +17,13 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <pthread.h>
+#include <sched.h>
 #include <thread>
 #include <unordered_set>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
 #include <cuda_runtime_api.h>
 
 #include "check/stream_events.h"
@@ -47,6 +50,11 @@ struct CUstream_st {
   };
   std::deque<item> queue;
   std::uint64_t enqueued = 0, completed = 0;
+  // The stream's thread waits on `wake` while its queue is empty (only an enqueue or the
+  // stream's destruction can give it work), and on the registry's `done` while its front item
+  // waits for other work.
+  std::condition_variable wake;
+  bool idle = false;
   bool has_thread = false;
   bool destroyed = false;  // cudaStreamDestroy: the thread ends once the queue is empty
   bool blocking() const { return !(flags & cudaStreamNonBlocking); }
@@ -55,12 +63,16 @@ struct CUstream_st {
 namespace cuemu::detail {
 namespace {
 
+// The positions a host thread waits for: a few streams at most, without an allocation.
+using position_list = boost::container::small_vector<stream_position, 4>;
+
 constexpr int k_least_priority = 0;
 constexpr int k_greatest_priority = -5;
 
 struct registry {
   std::mutex mutex;
-  std::condition_variable done;                 // an item queued or completed (any stream)
+  std::condition_variable done;                 // an item completed (any stream)
+  int done_waiters = 0;                         // threads waiting on `done`
   std::unordered_set<cudaStream_t> streams;     // created, not destroyed: valid handles
   std::vector<CUstream_st*> queues;             // every queue ever made (never freed)
   std::atomic<unsigned long long> next_id{3};   // 0: legacy default, 1: per-thread default
@@ -129,32 +141,52 @@ void run_front_locked(registry& r, CUstream_st* s, CUstream_st::item& it,
   lock.lock();
   s->queue.pop_front();
   ++s->completed;
-  r.done.notify_all();
+  if (r.done_waiters != 0) r.done.notify_all();
 }
 
+// A stream's thread does not preempt the host thread that woke it when they share a core
+// (SCHED_BATCH: no wake-up preemption; the same share of the processor otherwise). A host that
+// launches and synchronises at once then runs the work itself without a thread switch.
+thread_local bool t_batch_scheduled = false;
+
+void batch_scheduling() {
+  sched_param p{};
+  t_batch_scheduled = pthread_setschedparam(pthread_self(), SCHED_BATCH, &p) == 0;
+}
+
+
 void stream_main(registry& r, CUstream_st* s) {
+  batch_scheduling();
   std::unique_lock<std::mutex> lock(r.mutex);
   for (;;) {
-    CUstream_st::item* it = nullptr;
-    // Woken by new work or by completed work anywhere (a wait may be over).
-    r.done.wait(lock, [&] {
-      return (it = ready_front_locked(s)) != nullptr || (s->queue.empty() && s->destroyed);
-    });
-    if (!it) {  // destroyed and drained
-      s->has_thread = false;
-      return;
+    if (s->queue.empty()) {
+      if (s->destroyed) {  // destroyed and drained
+        s->has_thread = false;
+        return;
+      }
+      s->idle = true;
+      s->wake.wait(lock, [&] { return !s->queue.empty() || s->destroyed; });
+      s->idle = false;
+      continue;
     }
-    run_front_locked(r, s, *it, lock);
+    CUstream_st::item* it = nullptr;
+    // The front item waits for other work, or a host thread runs it: woken by completed work
+    // anywhere (a wait may be over).
+    ++r.done_waiters;
+    r.done.wait(lock, [&] {
+      return (it = ready_front_locked(s)) != nullptr || s->queue.empty();
+    });
+    --r.done_waiters;
+    if (it) run_front_locked(r, s, *it, lock);
   }
 }
 
 // Waits until every position is reached; the calling host thread counts as waiting.
 // A waiting host thread runs the work it waits for itself when that work has not started (no
 // thread switch for a launch followed by a synchronisation; the host would only block meanwhile).
-void wait_positions(const std::vector<stream_position>& ps) {
+void wait_positions_locked(const position_list& ps, std::unique_lock<std::mutex>& lock) {
   registry& r = reg();
   host_wait_scope waiting;
-  std::unique_lock<std::mutex> lock(r.mutex);
   for (;;) {
     bool all = true;
     CUstream_st::item* it = nullptr;
@@ -169,13 +201,20 @@ void wait_positions(const std::vector<stream_position>& ps) {
       run_front_locked(r, from, *it, lock);
       continue;
     }
+    ++r.done_waiters;
     r.done.wait(lock);
+    --r.done_waiters;
   }
 }
 
+void wait_positions(const position_list& ps) {
+  std::unique_lock<std::mutex> lock(reg().mutex);
+  wait_positions_locked(ps, lock);
+}
+
 // Where every queue stands now (the positions of its last item).
-std::vector<stream_position> all_positions_locked(registry& r) {
-  std::vector<stream_position> ps;
+position_list all_positions_locked(registry& r) {
+  position_list ps;
   for (CUstream_st* q : r.queues)
     if (q->enqueued > q->completed) ps.push_back({q, q->enqueued});
   return ps;
@@ -185,7 +224,7 @@ std::vector<stream_position> all_positions_locked(registry& r) {
 // output is dropped, as on a GPU).
 void drain_at_exit() {
   registry& r = reg();
-  std::vector<stream_position> ps;
+  position_list ps;
   {
     std::lock_guard<std::mutex> lock(r.mutex);
     ps = all_positions_locked(r);
@@ -225,6 +264,19 @@ bool lookup(cudaStream_t s, unsigned int& flags, int& priority, unsigned long lo
 }
 
 }  // namespace
+
+host_code_scope::host_code_scope() {
+  if (t_batch_scheduled) {
+    sched_param p{};
+    (void)pthread_setschedparam(pthread_self(), SCHED_OTHER, &p);
+  }
+}
+host_code_scope::~host_code_scope() {
+  if (t_batch_scheduled) {
+    sched_param p{};
+    (void)pthread_setschedparam(pthread_self(), SCHED_BATCH, &p);
+  }
+}
 
 bool valid_stream(cudaStream_t s) {
   if (is_special(s)) return true;
@@ -296,8 +348,8 @@ stream_position enqueue(cudaStream_t handle, std::function<void()> work,
   if (!s->has_thread) {
     s->has_thread = true;
     std::thread([&r, s] { stream_main(r, s); }).detach();
-  } else {
-    r.done.notify_all();
+  } else if (s->idle) {
+    s->wake.notify_one();
   }
   return at;
 }
@@ -317,19 +369,17 @@ void synchronize_stream(cudaStream_t handle) {
     return;
   }
   registry& r = reg();
-  std::vector<stream_position> ps;
-  {
-    std::lock_guard<std::mutex> lock(r.mutex);
-    CUstream_st* s = resolve_locked(r, handle);
-    if (s->kind == CUstream_st::role::legacy) {
-      // Like an item on the legacy stream: also every blocking stream's earlier work.
-      for (CUstream_st* q : r.queues)
-        if (q->enqueued > q->completed && (q == s || q->blocking())) ps.push_back({q, q->enqueued});
-    } else if (s->enqueued > s->completed) {
-      ps.push_back({s, s->enqueued});
-    }
+  position_list ps;
+  std::unique_lock<std::mutex> lock(r.mutex);
+  CUstream_st* s = resolve_locked(r, handle);
+  if (s->kind == CUstream_st::role::legacy) {
+    // Like an item on the legacy stream: also every blocking stream's earlier work.
+    for (CUstream_st* q : r.queues)
+      if (q->enqueued > q->completed && (q == s || q->blocking())) ps.push_back({q, q->enqueued});
+  } else if (s->enqueued > s->completed) {
+    ps.push_back({s, s->enqueued});
   }
-  wait_positions(ps);
+  if (!ps.empty()) wait_positions_locked(ps, lock);
 }
 
 void synchronize_device() {
@@ -339,12 +389,9 @@ void synchronize_device() {
     return;
   }
   registry& r = reg();
-  std::vector<stream_position> ps;
-  {
-    std::lock_guard<std::mutex> lock(r.mutex);
-    ps = all_positions_locked(r);
-  }
-  wait_positions(ps);
+  std::unique_lock<std::mutex> lock(r.mutex);
+  const position_list ps = all_positions_locked(r);
+  if (!ps.empty()) wait_positions_locked(ps, lock);
 }
 
 bool reached(const stream_position& p) {
@@ -361,7 +408,7 @@ void wait_for(const stream_position& p) {
     return;
   }
   if (!p.stream) return;
-  wait_positions({p});
+  wait_positions(position_list{p});
 }
 
 void destroy_all_streams() {
@@ -370,6 +417,7 @@ void destroy_all_streams() {
   std::lock_guard lock(r.mutex);
   for (cudaStream_t s : r.streams) {
     s->destroyed = true;
+    s->wake.notify_one();
   }
   r.streams.clear();
   r.done.notify_all();
@@ -408,6 +456,7 @@ extern "C" cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   std::lock_guard lock(r.mutex);
   if (r.streams.erase(stream) == 0) return record_error(cudaErrorInvalidResourceHandle);
   stream->destroyed = true;  // the record stays: other streams' waits may name it
+  stream->wake.notify_one();
   r.done.notify_all();
   return cudaSuccess;
 }
@@ -517,6 +566,7 @@ extern "C" cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCall
   if (capturing(stream)) return record_error(capture_forbids_sync(stream));  // as CUDA: unsupported
   enqueue(stream, [stream, callback, userData] {
     flush_device_output();
+    host_code_scope user_code;
     callback(stream, sticky_error(), userData);
   }, {}, "cudaStreamAddCallback");
   return cudaSuccess;
@@ -535,6 +585,7 @@ extern "C" cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, 
   }
   enqueue(stream, [fn, userData] {
     flush_device_output();
+    host_code_scope user_code;
     fn(userData);
   }, {}, "cudaLaunchHostFunc");
   return cudaSuccess;
