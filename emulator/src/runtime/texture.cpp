@@ -4,7 +4,9 @@
 // A texture read turns its coordinates into texel indices: normalised coordinates are scaled by
 // the size; point filtering takes the texel the coordinate falls in, linear filtering the two
 // (four, eight) around coordinate - 0.5 with weights in 9-bit fixed point (8 fractional bits), as
-// the CUDA programming guide describes the hardware. Address modes: clamp, border (the border
+// the CUDA programming guide describes the hardware; the rounding of the weights, the fixed point
+// the texels are summed in and the border colour's conversion are those of an H200, fitted to its
+// output of tests/texture_probe (README there; the test textures/texture_probe_test). Address modes: clamp, border (the border
 // colour), and for normalised coordinates wrap and mirror (with unnormalised coordinates those
 // two clamp). Channels read as normalised floats: unsigned n-bit v / (2^n - 1), signed
 // max(v / (2^(n-1) - 1), -1); 16-bit float channels read as float.
@@ -122,11 +124,8 @@ cudaError_t describe(const cudaResourceDesc& r, image& img, int* dims = nullptr)
   return cudaSuccess;
 }
 
-// Half texels: the fp16 format's exact conversions (cuemu/fp16/format.h).
+// Half texels: the fp16 format's exact conversion (cuemu/fp16/format.h).
 float half_to_float(std::uint16_t h) { return fp16::to_float<fp16::half_format>(h); }
-float round_to_half(float f) {
-  return half_to_float(fp16::from_float<fp16::half_format>(f, fp16::round_mode::rn));
-}
 
 // One channel of one texel: its raw (sign-extended) value and its value as a float.
 void load_channel(const image& img, const char* texel, int c, bool normalised, float& f,
@@ -191,36 +190,173 @@ long long address(long long i, long long n, cudaTextureAddressMode mode, bool no
   }
 }
 
+// --- Linear filtering ---------------------------------------------------------------------------
+// The weights of the 2^axes corners (corner k: bit a set = the upper texel along axis a), in 1/256,
+// summing to 256, from the fractions frac[a] (0..256, the upper texel's weight). An H200 splits
+// the whole weight axis by axis, rounding halves up: z first (exactly), then x within each z
+// slice (the x1 part is rounded: x1 = round(w * fx)), then y within each x column (the part on
+// the same side as the column is rounded: in column x1, y1 = round(w * fy); in column x0,
+// y0 = round(w * (1 - fy))); each complement is the rest of its parent.
+int round_weight(int w, int f) { return (w * f + 128) >> 8; }
+
+void corner_weights(int axes, const int frac[3], int weight[8]) {
+  if (axes == 1) {
+    weight[0] = 256 - frac[0];
+    weight[1] = frac[0];
+    return;
+  }
+  const int slices = axes == 3 ? 2 : 1;
+  for (int z = 0; z < slices; ++z) {
+    const int wz = axes == 3 ? (z ? frac[2] : 256 - frac[2]) : 256;
+    const int x1 = round_weight(wz, frac[0]), x0 = wz - x1;
+    const int x1y1 = round_weight(x1, frac[1]);
+    const int x0y0 = round_weight(x0, 256 - frac[1]);
+    weight[z * 4 + 0] = x0y0;       // x0 y0
+    weight[z * 4 + 1] = x1 - x1y1;  // x1 y0
+    weight[z * 4 + 2] = x0 - x0y0;  // x0 y1
+    weight[z * 4 + 3] = x1y1;       // x1 y1
+  }
+}
+
+long long floor_div(long long a, long long b) {  // b > 0
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+// Normalised reads of 8- and 16-bit integer channels filter in 16-bit fixed point: each texel
+// becomes a 16-bit unorm (unsigned: v * 65535 / (2^n - 1), for u8 v * 257) or snorm (v * 32767 /
+// (2^(n-1) - 1), exact: s8 texels are kept in 1/127 units); the weighted sum is rounded to an
+// integer R (halves up) and read as R / 65535, or max(R, -32767) / 32767. A border colour becomes
+// a 16-bit value first (the float product colour * 65535 or * 32767, halves rounded down), then,
+// for 8-bit channels, the nearest 8-bit value, which then expands like a texel.
+void filter_normalised(const image& img, const float border_colour[4], const texel corner[8],
+                       const bool border[8], const int weight[8], int corners, texel& out) {
+  const bool is_signed = img.desc.f == cudaChannelFormatKindSigned;
+  const int bits = img.desc.x;
+  const long long unit = is_signed && bits == 8 ? 127 : 1;  // s8: 1/127 units
+  const long long full = is_signed ? 32767 : 65535;
+  for (int c = 0; c < img.channels; ++c) {
+    long long border16;
+    {
+      const float product = border_colour[c] * static_cast<float>(full);
+      border16 = static_cast<long long>(std::ceil(static_cast<double>(product) - 0.5));
+      border16 = std::clamp(border16, -full, full);
+    }
+    long long sum = 0;
+    for (int k = 0; k < corners; ++k) {
+      if (weight[k] == 0) continue;
+      long long v16;  // the 16-bit value, in `unit`s
+      if (border[k]) {
+        if (bits == 8) {
+          const long long max8 = is_signed ? 127 : 255;
+          const long long v8 = floor_div(2 * border16 * max8 + full, 2 * full);
+          v16 = is_signed ? v8 * 32767 : v8 * 257;
+        } else {
+          v16 = border16;
+        }
+      } else {
+        const long long v = is_signed ? static_cast<int>(corner[k].u[c])
+                                      : static_cast<long long>(corner[k].u[c]);
+        v16 = bits == 8 ? (is_signed ? v * 32767 : v * 257) : v;
+      }
+      sum += weight[k] * v16;
+    }
+    long long r = floor_div(sum + 128 * unit, 256 * unit);
+    if (is_signed) {
+      r = std::max(r, -full);
+      out.f[c] = static_cast<float>(r) / 32767.f;
+    } else {
+      out.f[c] = static_cast<float>(r) / 65535.f;
+    }
+  }
+}
+
+// `value` (an integer times 2^e) rounded to `digits` significant bits with halves away from zero,
+// not below 2^min_exp (subnormals); exact in a float for digits <= 24.
+float round_away(long long value, int e, int digits, int min_exp) {
+  if (value == 0) return 0.f;
+  const bool negative = value < 0;
+  unsigned long long m = negative ? 0ull - static_cast<unsigned long long>(value)
+                                  : static_cast<unsigned long long>(value);
+  const int width = 64 - __builtin_clzll(m);
+  const int lsb = std::max(e + width - digits, min_exp);  // exponent of the result's last bit
+  if (lsb > e) {
+    const int shift = lsb - e;
+    m = shift >= 64 ? 0 : (m + (1ull << (shift - 1))) >> shift;
+    e = lsb;
+  }
+  const float r = std::ldexp(static_cast<float>(m), e);
+  return negative ? -r : r;
+}
+
+// Float channels (f32 and f16 element reads) filter in wide fixed point: each texel with a
+// non-zero weight is truncated (toward zero) to 4 bits below the last mantissa bit of the largest
+// such texel, multiplied by its weight and summed exactly; the sum is rounded to the channel's
+// precision (24 or 11 bits) with halves away from zero. A border colour enters as a float texel.
+void filter_float(const image& img, const texel corner[8], const int weight[8], int corners,
+                  texel& out) {
+  const bool half = img.desc.x == 16;
+  const int digits = half ? 11 : 24;
+  constexpr int guard = 4;
+  for (int c = 0; c < 4; ++c) {
+    int emax = INT32_MIN;
+    bool finite = true;
+    for (int k = 0; k < corners; ++k) {
+      const float v = corner[k].f[c];
+      if (weight[k] == 0 || v == 0.f) continue;
+      if (!std::isfinite(v)) finite = false;
+      int e;
+      std::frexp(v, &e);
+      emax = std::max(emax, e);
+    }
+    if (emax == INT32_MIN) {
+      out.f[c] = 0.f;
+      continue;
+    }
+    if (!finite) {  // infinities and NaNs: the plain weighted sum
+      float sum = 0.f;
+      for (int k = 0; k < corners; ++k)
+        if (weight[k]) sum += static_cast<float>(weight[k]) / 256.f * corner[k].f[c];
+      out.f[c] = sum;
+      continue;
+    }
+    const int grid = emax - digits - guard;  // exponent of the fixed point's last bit
+    long long sum = 0;
+    for (int k = 0; k < corners; ++k) {
+      if (weight[k] == 0) continue;
+      const double scaled = std::ldexp(static_cast<double>(corner[k].f[c]), -grid);
+      sum += weight[k] * static_cast<long long>(std::trunc(scaled));
+    }
+    // sum * 2^(grid - 8); halves: a subnormal half's last bit is 2^-24.
+    out.f[c] = round_away(sum, grid - 8, digits, half ? -24 : -149);
+  }
+}
+
 struct sampler {
   const texture& t;
   bool normalised_read;
   int axes;             // coordinates that address texels: 1, 2 or 3
   long long layer = 0;  // a layered read's layer
 
-  void fetch(const long long idx[3], texel& out, float weight, bool accumulate) const {
+  // The texel at idx (axes_used coordinates, default axes) as floats (f) and raw channel values
+  // (u); any coordinate -1: the border colour, and the answer is true.
+  bool fetch(const long long idx[3], texel& out, int axes_used = 0) const {
     const image& img = t.img;
-    float f[4] = {0, 0, 0, 0};
-    unsigned u[4] = {0, 0, 0, 0};
+    if (axes_used == 0) axes_used = axes;
+    std::memset(&out, 0, sizeof out);
     bool border = false;
-    for (int a = 0; a < axes; ++a) border |= idx[a] < 0;
+    for (int a = 0; a < axes_used; ++a) border |= idx[a] < 0;
     if (border) {
       for (int c = 0; c < 4; ++c) {
-        f[c] = t.view.borderColor[c];
-        std::memcpy(&u[c], &f[c], 4);
+        out.f[c] = t.view.borderColor[c];
+        std::memcpy(&out.u[c], &out.f[c], 4);
       }
-    } else {
-      const char* p = img.base + idx[0] * img.elem + (axes > 1 ? idx[1] : 0) * img.pitch +
-                      (axes > 2 ? idx[2] : layer) * img.slice;
-      for (int c = 0; c < img.channels; ++c) load_channel(img, p, c, normalised_read, f[c], u[c]);
+      return true;
     }
-    for (int c = 0; c < 4; ++c) {
-      if (accumulate) {
-        out.f[c] += weight * f[c];
-      } else {
-        out.f[c] = f[c];
-        out.u[c] = u[c];
-      }
-    }
+    const char* p = img.base + idx[0] * img.elem + (axes_used > 1 ? idx[1] : 0) * img.pitch +
+                    (axes > 2 ? idx[2] : layer) * img.slice;
+    for (int c = 0; c < img.channels; ++c)
+      load_channel(img, p, c, normalised_read, out.f[c], out.u[c]);
+    return false;
   }
 };
 
@@ -293,49 +429,60 @@ void sample_face(const texture& t, bool normalised_read, texture_shape shape, fl
   const long long size[3] = {static_cast<long long>(img.width), static_cast<long long>(img.height),
                              static_cast<long long>(img.depth)};
   const bool normalised = t.view.normalizedCoords != 0;
-  float pos[3];
+  double pos[3] = {0, 0, 0};
   for (int a = 0; a < s.axes; ++a) {
-    float c = coord[a];
+    double c = coord[a];
     // A normalised coordinate goes to fixed point first (truncated to 2^-24, which an H200's
-    // point samples show: 0.2f x 5 reads texel 0), then scales by the size.
-    if (normalised)
-      c = static_cast<float>(std::floor(static_cast<double>(c) * 16777216.0) / 16777216.0 *
-                             static_cast<double>(size[a]));
+    // point samples show: 0.2f x 5 reads texel 0), then scales by the size (exactly).
+    if (normalised) c = std::floor(c * 16777216.0) / 16777216.0 * static_cast<double>(size[a]);
     pos[a] = c;
   }
   const bool linear = t.view.filterMode == cudaFilterModeLinear;
   if (!linear) {
     long long idx[3];
     for (int a = 0; a < s.axes; ++a)
-      idx[a] = address(static_cast<long long>(std::floor(pos[a])), size[a],
+      idx[a] = address(static_cast<long long>(std::floor(static_cast<float>(pos[a]))), size[a],
                        t.view.addressMode[a], normalised);
-    s.fetch(idx, out, 1.f, false);
+    s.fetch(idx, out);
     return;
   }
+  // Linear filtering, as an H200 computes it (fitted bit for bit to its output, see
+  // emulator/tests/texture_probe). A 1D array filters as a 2D one of height 1 read at y = 0: the
+  // rows y = -1 and 0 each weigh half, which shows next to a border colour.
+  const bool plain_1d = shape == texture_shape::d1;
+  const int axes = plain_1d ? 2 : s.axes;
+  if (plain_1d) pos[1] = 0.0;
   long long lo[3], hi[3];
-  float frac[3];
-  for (int a = 0; a < s.axes; ++a) {
-    const float b = pos[a] - 0.5f;
-    const float fl = std::floor(b);
-    // The weight in 9-bit fixed point with 8 fractional bits.
-    frac[a] = std::nearbyint((b - fl) * 256.f) / 256.f;
+  int frac[3];  // the weight of the upper texel, in 1/256
+  for (int a = 0; a < axes; ++a) {
+    // coordinate - 0.5, and its fraction rounded to 8 bits (halves up; 256 is kept: the weight
+    // is 9-bit).
+    double b = pos[a] - 0.5;
+    // Clamp mode (and wrap and mirror, which clamp unnormalised coordinates) clamps the
+    // coordinate itself to the edge texels' centres: outside them one texel has all the weight.
+    const cudaTextureAddressMode mode = t.view.addressMode[a];
+    if (mode == cudaAddressModeClamp || (!normalised && mode != cudaAddressModeBorder))
+      b = std::clamp(b, 0.0, static_cast<double>(size[a] - 1));
+    const double fl = std::floor(b);
+    frac[a] = static_cast<int>(std::floor((b - fl) * 256.0 + 0.5));
     lo[a] = address(static_cast<long long>(fl), size[a], t.view.addressMode[a], normalised);
     hi[a] = address(static_cast<long long>(fl) + 1, size[a], t.view.addressMode[a], normalised);
   }
-  const int corners = 1 << s.axes;
+  int weight[8];
+  corner_weights(axes, frac, weight);
+  const int corners = 1 << axes;
+  texel corner[8];
+  bool border[8];
   for (int k = 0; k < corners; ++k) {
     long long idx[3];
-    float w = 1.f;
-    for (int a = 0; a < s.axes; ++a) {
-      const bool upper = (k >> a) & 1;
-      idx[a] = upper ? hi[a] : lo[a];
-      w *= upper ? frac[a] : 1.f - frac[a];
-    }
-    s.fetch(idx, out, w, true);
+    for (int a = 0; a < axes; ++a) idx[a] = (k >> a) & 1 ? hi[a] : lo[a];
+    border[k] = s.fetch(idx, corner[k], axes);
   }
-  // Half texels are filtered at half precision: the result is a half (as an H200's are).
-  if (img.desc.f == cudaChannelFormatKindFloat && img.desc.x == 16)
-    for (float& f : out.f) f = round_to_half(f);
+  if (normalised_read)
+    filter_normalised(img, t.view.borderColor, corner, border, weight, corners, out);
+  else
+    filter_float(img, corner, weight, corners, out);
+  for (int c = img.channels; c < 4; ++c) out.f[c] = 0.f;  // as point samples leave them
   for (int c = 0; c < 4; ++c) std::memcpy(&out.u[c], &out.f[c], 4);
 }
 }  // namespace
