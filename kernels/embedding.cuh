@@ -5,7 +5,10 @@
 // A lane group (1 to 32 neighbouring lanes of a warp) copies one work item: an output row, or one
 // of 2^split_shift segments of it in the split variant; groups walk the items grid-stride
 // (row_range.cuh). Lanes copy neighbouring units of type V, kUnroll loads in flight per lane; the
-// id of a group's next item is loaded before the current item is copied.
+// id of a group's next item is loaded before the current item is copied. V = uint4 for 16-byte
+// aligned rows, uint8_t (a unit of one byte) for rows of any even alignment, moved in aligned
+// 16-byte chunks realigned in registers (row_range.cuh); zero rows likewise use aligned 16-byte
+// stores between a narrow head and tail.
 // Lengths and strides are counted in units of V. The shard test is done in signed 64-bit
 // arithmetic on both sides (id >= start, then id - start < length), which cannot overflow because
 // the launcher checks 0 <= start and start + length <= INT64_MAX.
@@ -38,10 +41,10 @@ embedding_kernel(V* __restrict__ out, const V* __restrict__ weight,
     const RowSegment seg(row_units, seg_units, g.item & part_mask);
     V* __restrict__ dst = out + token * out_stride;
     if (valid) {
-      copy_row<kUnroll, kStream>(dst, weight + (id - start) * weight_stride, seg.begin + g.lane,
-                                 seg.end, lanes);
+      copy_row<kUnroll, kStream>(dst, weight + (id - start) * weight_stride, seg.begin, seg.end,
+                                 g.lane, lanes);
     } else {
-      zero_row<kStream>(dst, seg.begin + g.lane, seg.end, lanes);
+      zero_row<kStream>(dst, seg.begin, seg.end, g.lane, lanes);
     }
   }
 }

@@ -49,19 +49,20 @@ namespace {
 constexpr int64_t kMaxGridBlocks = 2147483647;         // gridDim.x limit, 2^31 - 1
 constexpr int64_t kMaxRows = int64_t{1} << 56;          // keeps n * splits + grid step < 2^63
 constexpr int64_t kInt64Max = INT64_MAX;
-// Units each lane copies per step (loads in flight per lane and array), by kernel and copy unit,
-// as measured on an H200 (kernels/bench/RESULTS.md). store_kv: a warp moves 512 contiguous bytes
-// of k and of v per step (1 uint4, 4 uint32 or 8 uint16 per lane); more per lane lost because
-// its scattered cache writes, not load latency, limit it. The embedding, whose weight-row reads are
-// scattered, gains from more loads in flight: 4 uint4, 8 uint32 or 16 uint16 per lane.
-template <typename V> constexpr int store_kv_unroll() {
-  return sizeof(V) == 16 ? 1 : sizeof(V) == 4 ? 4 : 8;
+// 16-byte chunks each lane copies per step (loads in flight per lane and array), by kernel and
+// path, as measured on an H200 (kernels/bench/RESULTS.md: the explore and study tables).
+// store_kv on the uint4 path: a warp moves 512 contiguous bytes of k and of v per step (1 chunk per
+// lane); more per lane lost because its scattered cache writes, not load latency, limit it. Its
+// chunked paths (uint32 / uint16: 16-byte chunks between a narrow head and tail) gain from 2 per
+// lane once a segment is over 256 bytes. The embedding, whose weight-row reads are scattered, gains
+// from more loads in flight: 4 chunks per lane on the uint4 path, 2 on the chunked path with every
+// row's phase 0 (whose occupancy the third and fourth cost), 8 when realigning.
+int store_kv_unroll(bool chunked, bool /*realign*/, int64_t seg_bytes) {
+  return chunked && seg_bytes > 256 ? 2 : 1;
 }
-template <typename V> constexpr int embedding_unroll() {
-  return sizeof(V) == 16 ? 4 : sizeof(V) == 4 ? 8 : 16;
+int embedding_unroll(bool chunked, bool realign, int64_t /*seg_bytes*/) {
+  return !chunked ? 4 : realign ? 8 : 2;
 }
-int store_kv_unroll_for(int64_t unit) { return unit == 16 ? 1 : unit == 4 ? 4 : 8; }
-int embedding_unroll_for(int64_t unit) { return unit == 16 ? 4 : unit == 4 ? 8 : 16; }
 constexpr bool kStreaming = false;  // __ldcs/__stcs hints: no gain measured (RESULTS.md)
 
 // The largest power of two (16, 4 or 2) dividing every value, or 0 if some value is odd.
@@ -115,18 +116,21 @@ Status reject(LaunchPlan* plan, Status s) {
   return s;
 }
 
-// Fills the parts of the plan common to both kernels once the path is known.
+// Fills the parts of the plan common to both kernels once the path is known. Every path moves
+// 16-byte chunks (the uint32 / uint16 paths between a narrow head and tail), so the lane group is
+// sized by the segment's 16-byte chunks, rounded up.
 Status finish_plan(LaunchPlan* plan, int64_t n, int64_t row_bytes, int64_t align,
-                   int64_t max_blocks, int (*unroll_for)(int64_t)) {
+                   int64_t max_blocks, int (*unroll_for)(bool, bool, int64_t),
+                   bool realign = false) {
   LaunchPlan p;
   p.threads = kThreadsPerBlock;
   if (n > 0) {
     p.path = static_cast<CopyPath>(align);
+    p.realign = align != 16 && realign;
     p.num_splits = choose_splits(row_bytes);
-    p.unroll = unroll_for(align);
-    const int64_t row_units = row_bytes / align;
-    const int64_t seg_units = (row_units + p.num_splits - 1) / p.num_splits;
-    p.lanes = choose_lanes(seg_units, p.unroll);
+    const int64_t seg_bytes = (row_bytes + p.num_splits - 1) / p.num_splits;
+    p.unroll = unroll_for(align != 16, p.realign, seg_bytes);
+    p.lanes = choose_lanes((seg_bytes + 15) / 16, p.unroll);
     const int64_t groups_per_block = kThreadsPerBlock / p.lanes;
     const int64_t items = n * p.num_splits;
     const int64_t cap = max_blocks > 0 && max_blocks < kMaxGridBlocks ? max_blocks : kMaxGridBlocks;
@@ -137,11 +141,12 @@ Status finish_plan(LaunchPlan* plan, int64_t n, int64_t row_bytes, int64_t align
   return Status::kOk;
 }
 
-// ---- store_kv dispatch: path -> index type -> splits ----
-template <typename V, typename Index>
+// ---- store_kv dispatch: path -> index type ----
+// V: uint4 for the uint4 path, uint8_t (byte units, realigned 16-byte chunks) for the others.
+template <typename V, typename Index, int kUnroll>
 void store_kv_typed(const StoreKvArgs& a, const LaunchPlan& p, cudaStream_t stream) {
   constexpr int64_t u = sizeof(V);
-  store_kv_kernel<V, Index, store_kv_unroll<V>(), kStreaming>
+  store_kv_kernel<V, Index, kUnroll, kStreaming>
       <<<static_cast<unsigned int>(p.blocks), p.threads, 0, stream>>>(
           static_cast<V*>(a.k_cache), static_cast<V*>(a.v_cache),
           static_cast<const Index*>(a.indices), static_cast<const V*>(a.k),
@@ -150,20 +155,24 @@ void store_kv_typed(const StoreKvArgs& a, const LaunchPlan& p, cudaStream_t stre
           log2_of(p.lanes));
 }
 
-template <typename V>
+template <typename V, int... kUnrolls>
 void store_kv_index(const StoreKvArgs& a, const LaunchPlan& p, cudaStream_t stream) {
-  if (a.index_type == IndexType::kInt64) {
-    store_kv_typed<V, int64_t>(a, p, stream);
-  } else {
-    store_kv_typed<V, int32_t>(a, p, stream);
-  }
+  // The plan's unroll, one of the kernel's instantiated ones (store_kv_unroll()).
+  const bool int64 = a.index_type == IndexType::kInt64;
+  const bool launched =
+      ((p.unroll == kUnrolls &&
+        (int64 ? store_kv_typed<V, int64_t, kUnrolls>(a, p, stream)
+               : store_kv_typed<V, int32_t, kUnrolls>(a, p, stream),
+         true)) ||
+       ...);
+  (void)launched;
 }
 
-// ---- embedding dispatch: path -> index type -> splits ----
-template <typename V, typename Index>
+// ---- embedding dispatch: path -> index type ----
+template <typename V, typename Index, int kUnroll>
 void embedding_typed(const EmbeddingArgs& a, const LaunchPlan& p, cudaStream_t stream) {
   constexpr int64_t u = sizeof(V);
-  embedding_kernel<V, Index, embedding_unroll<V>(), kStreaming>
+  embedding_kernel<V, Index, kUnroll, kStreaming>
       <<<static_cast<unsigned int>(p.blocks), p.threads, 0, stream>>>(
           static_cast<V*>(a.out), static_cast<const V*>(a.weight),
           static_cast<const Index*>(a.ids), a.n, a.row_bytes / u, a.start, a.length,
@@ -171,12 +180,12 @@ void embedding_typed(const EmbeddingArgs& a, const LaunchPlan& p, cudaStream_t s
           log2_of(p.lanes));
 }
 
-template <typename V>
+template <typename V, int kUnroll>
 void embedding_index(const EmbeddingArgs& a, const LaunchPlan& p, cudaStream_t stream) {
   if (a.index_type == IndexType::kInt64) {
-    embedding_typed<V, int64_t>(a, p, stream);
+    embedding_typed<V, int64_t, kUnroll>(a, p, stream);
   } else {
-    embedding_typed<V, int32_t>(a, p, stream);
+    embedding_typed<V, int32_t, kUnroll>(a, p, stream);
   }
 }
 
@@ -199,7 +208,7 @@ Status plan_store_kv(const StoreKvArgs& a, LaunchPlan* plan) {
       !valid_stride(a.input_stride_bytes, a.row_bytes, a.element_size))
     return reject(plan, Status::kBadStride);
   if (!valid_index_type(a.index_type)) return reject(plan, Status::kBadIndexType);
-  if (a.n == 0) return finish_plan(plan, 0, a.row_bytes, 0, a.max_blocks, store_kv_unroll_for);
+  if (a.n == 0) return finish_plan(plan, 0, a.row_bytes, 0, a.max_blocks, store_kv_unroll);
   if (a.k_cache == nullptr || a.v_cache == nullptr || a.indices == nullptr || a.k == nullptr ||
       a.v == nullptr)
     return reject(plan, Status::kNullPointer);
@@ -213,7 +222,12 @@ Status plan_store_kv(const StoreKvArgs& a, LaunchPlan* plan) {
   const int64_t align = common_alignment(parts, 7);
   if (align == 0 || address(a.indices) % index_size(a.index_type) != 0)
     return reject(plan, Status::kMisaligned);
-  return finish_plan(plan, a.n, a.row_bytes, align, a.max_blocks, store_kv_unroll_for);
+  // Every row's source and destination are off a 16-byte boundary by the same amount when the
+  // strides are multiples of 16 and each input is as far off as its cache.
+  const bool realign = (a.cache_stride_bytes | a.input_stride_bytes) % 16 != 0 ||
+                       (address(a.k) - address(a.k_cache)) % 16 != 0 ||
+                       (address(a.v) - address(a.v_cache)) % 16 != 0;
+  return finish_plan(plan, a.n, a.row_bytes, align, a.max_blocks, store_kv_unroll, realign);
 }
 
 Status plan_embedding(const EmbeddingArgs& a, LaunchPlan* plan) {
@@ -228,7 +242,7 @@ Status plan_embedding(const EmbeddingArgs& a, LaunchPlan* plan) {
   if (!valid_index_type(a.index_type)) return reject(plan, Status::kBadIndexType);
   if (a.start < 0 || a.length < 0 || a.start > kInt64Max - a.length)
     return reject(plan, Status::kBadShard);
-  if (a.n == 0) return finish_plan(plan, 0, a.row_bytes, 0, a.max_blocks, embedding_unroll_for);
+  if (a.n == 0) return finish_plan(plan, 0, a.row_bytes, 0, a.max_blocks, embedding_unroll);
   if (a.out == nullptr || a.ids == nullptr || (a.weight == nullptr && a.length > 0))
     return reject(plan, Status::kNullPointer);
   if (!fits(a.length, a.weight_stride_bytes, a.row_bytes) ||
@@ -239,7 +253,9 @@ Status plan_embedding(const EmbeddingArgs& a, LaunchPlan* plan) {
   const int64_t align = common_alignment(parts, 5);
   if (align == 0 || address(a.ids) % index_size(a.index_type) != 0)
     return reject(plan, Status::kMisaligned);
-  return finish_plan(plan, a.n, a.row_bytes, align, a.max_blocks, embedding_unroll_for);
+  const bool realign = (a.out_stride_bytes | a.weight_stride_bytes) % 16 != 0 ||
+                       (address(a.weight) - address(a.out)) % 16 != 0;
+  return finish_plan(plan, a.n, a.row_bytes, align, a.max_blocks, embedding_unroll, realign);
 }
 
 Status launch_store_kv(const StoreKvArgs& a, cudaStream_t stream, LaunchPlan* plan) {
@@ -249,10 +265,12 @@ Status launch_store_kv(const StoreKvArgs& a, cudaStream_t stream, LaunchPlan* pl
     if (plan != nullptr) *plan = p;
     return s;
   }
-  switch (p.path) {
-    case CopyPath::kUint4: store_kv_index<uint4>(a, p, stream); break;
-    case CopyPath::kUint32: store_kv_index<uint32_t>(a, p, stream); break;
-    default: store_kv_index<uint16_t>(a, p, stream); break;
+  if (p.path == CopyPath::kUint4) {
+    store_kv_index<uint4, 1>(a, p, stream);
+  } else if (p.realign) {  // kUint32, kUint16: 16-byte chunks, realigned in registers
+    store_kv_index<RealignedByte, 1, 2>(a, p, stream);
+  } else {  // kUint32, kUint16: 16-byte chunks, every row's phase 0
+    store_kv_index<uint8_t, 1, 2>(a, p, stream);
   }
   return launch_result(plan, p);
 }
@@ -264,10 +282,12 @@ Status launch_embedding(const EmbeddingArgs& a, cudaStream_t stream, LaunchPlan*
     if (plan != nullptr) *plan = p;
     return s;
   }
-  switch (p.path) {
-    case CopyPath::kUint4: embedding_index<uint4>(a, p, stream); break;
-    case CopyPath::kUint32: embedding_index<uint32_t>(a, p, stream); break;
-    default: embedding_index<uint16_t>(a, p, stream); break;
+  if (p.path == CopyPath::kUint4) {
+    embedding_index<uint4, 4>(a, p, stream);
+  } else if (p.realign) {  // kUint32, kUint16: 16-byte chunks, realigned in registers
+    embedding_index<RealignedByte, 8>(a, p, stream);
+  } else {  // kUint32, kUint16: 16-byte chunks, every row's phase 0
+    embedding_index<uint8_t, 2>(a, p, stream);
   }
   return launch_result(plan, p);
 }

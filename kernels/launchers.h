@@ -20,11 +20,17 @@
 // k, v; embedding: row_bytes, both strides and the pointers out, weight):
 //   all multiples of 16 -> CopyPath::kUint4; else all multiples of 4 -> kUint32;
 //   else all multiples of 2 -> kUint16; else kMisaligned.
+// The path names the data's common alignment, not the width of the memory operations: every path
+// stores whole aligned 16-byte chunks of the destination rows. On kUint4 rows are whole chunks;
+// on kUint32 / kUint16 each row segment has a head and a tail of at most 14 bytes before / after
+// its destination's 16-byte boundaries, copied 2 bytes at a time, and its source is loaded in
+// aligned 16-byte chunks, realigned in registers when source and destination are off a 16-byte
+// boundary by different amounts (kernels/row_range.cuh).
 // Split rule: num_splits = 4 if row_bytes % 2048 == 0, 2 if row_bytes % 1024 == 0, else 1.
 // Work items: n * num_splits row segments; each is copied by a lane group of `lanes` lanes (the
-// smallest power of two <= 32 whose lanes cover the segment with `unroll` units each, so short
-// rows share a warp), each lane loading `unroll` units per source before storing them. unroll by
-// kernel and copy unit: store_kv 1 (uint4), 4 (uint32), 8 (uint16); embedding 4, 8, 16.
+// smallest power of two <= 32 whose lanes cover the segment's 16-byte chunks, rounded up, with
+// `unroll` chunks each, so short rows share a warp), each lane loading `unroll` chunks per source
+// before storing them. unroll by kernel, on every path: store_kv 1, embedding 4.
 // Grid: 128 threads (4 warps) per block, ceil(n * num_splits / (128 / lanes)) blocks, at most
 // max_blocks (default and upper limit 2^31-1); the kernels loop grid-stride, so any n is covered.
 // (Tuning and measurements: kernels/bench/RESULTS.md.)
@@ -67,7 +73,10 @@ struct LaunchPlan {
   int64_t blocks = 0;               // grid size (0 when nothing is launched)
   int threads = 0;                  // block size (256)
   int lanes = 0;                    // lanes per work item (row segment): 1..32, a power of two
-  int unroll = 0;                   // units each lane loads per step before storing
+  int unroll = 0;                   // 16-byte chunks each lane loads per step before storing
+  bool realign = false;             // uint32/uint16 paths: some row's source and destination are
+                                    // off a 16-byte boundary by different amounts (realigned in
+                                    // registers, a kernel of its own)
   cudaError_t cuda_error = cudaSuccess;
 };
 

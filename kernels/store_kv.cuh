@@ -2,10 +2,15 @@
 //
 // A lane group (1 to 32 neighbouring lanes of a warp, 2^lane_shift) copies one work item: a token's
 // row, or one of 2^split_shift segments of it in the split variant; groups walk the items
-// grid-stride (row_range.cuh). Lanes copy neighbouring units of type V (uint4, uint32_t or
-// uint16_t), so the accesses coalesce, and each lane loads kUnroll units of k and of v before
-// storing any. The index of a group's next item is loaded before the current item is copied, so
-// its latency overlaps the copy instead of preceding it.
+// grid-stride (row_range.cuh). Lanes copy neighbouring units of type V, so the accesses coalesce,
+// and each lane loads kUnroll units of k and of v before storing any. V = uint4 for rows whose
+// pointers and strides are all 16-byte aligned; V = uint8_t (a unit of one byte) for rows of any
+// even alignment, which are still moved in aligned 16-byte chunks (kUnroll of them per lane and
+// array), realigned in registers when k and k_cache rows (or v and v_cache rows) are off a
+// 16-byte boundary by different amounts (row_range.cuh). Other V (uint32_t, uint16_t) copy plain
+// units; the launcher no longer uses them (kernels/bench compares them). The index of a group's
+// next item is loaded before the current item is copied, so its latency overlaps the copy instead
+// of preceding it.
 //
 // Every length and stride below is counted in units of V (the launcher converts from bytes).
 // An index outside [0, cache_rows) is skipped: that row of the cache is not written.
@@ -37,8 +42,8 @@ store_kv_kernel(V* __restrict__ k_cache, V* __restrict__ v_cache,
     if (slot < 0 || slot >= cache_rows) continue;  // out of the pool: leave the cache alone
     const RowSegment seg(row_units, seg_units, g.item & part_mask);
     copy_two_rows<kUnroll, kStream>(k_cache + slot * cache_stride, v_cache + slot * cache_stride,
-                                    k + token * input_stride, v + token * input_stride,
-                                    seg.begin + g.lane, seg.end, lanes);
+                                    k + token * input_stride, v + token * input_stride, seg.begin,
+                                    seg.end, g.lane, lanes);
   }
 }
 

@@ -41,6 +41,7 @@ struct EmbSpec {
   int64_t weight_stride = 0;   // bytes; 0 means row_bytes
   int64_t out_offset = 0;      // bytes added to the base pointers (alignment cases)
   int64_t weight_offset = 0;
+  bool tight = false;          // buffers end at their last row's last byte, no guard zones
   bool int64 = false;
   Ids ids = Ids::kInVocab;
   int64_t max_blocks = 0;
@@ -57,9 +58,15 @@ struct EmbSetup {
 void normalise(EmbSpec& s) {
   if (s.out_stride == 0) s.out_stride = s.row_bytes;
   if (s.weight_stride == 0) s.weight_stride = s.row_bytes;
-  if (s.blocks < 0)
-    s.blocks = selfcheck::expected_blocks(s.n, s.row_bytes, static_cast<int64_t>(s.path), s.splits,
-                                          s.path == CopyPath::kUint4 ? 4 : s.path == CopyPath::kUint32 ? 8 : 16);
+  if (s.blocks < 0) {
+    // Chunks per lane (kernels/launchers.cu): 4 on the uint4 path; on the chunked paths 2 when
+    // every weight row is as far off a 16-byte boundary as its output row (buffers start 16-byte
+    // aligned, so: the offsets and strides), 8 when the kernel realigns.
+    const bool realign = (s.weight_offset - s.out_offset) % 16 != 0 || s.out_stride % 16 != 0 ||
+                         s.weight_stride % 16 != 0;
+    const int64_t unroll = s.path == CopyPath::kUint4 ? 4 : realign ? 8 : 2;
+    s.blocks = selfcheck::expected_blocks(s.n, s.row_bytes, s.splits, unroll);
+  }
 }
 
 std::vector<int64_t> make_ids(const EmbSpec& s, selfcheck::SplitMix64& rng) {
@@ -98,11 +105,16 @@ std::vector<int64_t> make_ids(const EmbSpec& s, selfcheck::SplitMix64& rng) {
 
 void build(const EmbSpec& s, EmbSetup& st) {
   selfcheck::SplitMix64 rng(selfcheck::seed_of(s.name));
-  st.out.reset(new DeviceBuffer("out", static_cast<size_t>(s.out_offset + s.n * s.out_stride),
-                                static_cast<size_t>(s.out_stride), true));
-  st.weight.reset(new DeviceBuffer(
-      "weight", static_cast<size_t>(s.weight_offset + s.length * s.weight_stride),
-      static_cast<size_t>(s.weight_stride), false));
+  // A tight buffer ends with its last row (no padding after it, no guard zone).
+  auto bytes_for = [&](int64_t offset, int64_t rows, int64_t stride) {
+    if (!s.tight || rows == 0) return static_cast<size_t>(offset + rows * stride);
+    return static_cast<size_t>(offset + (rows - 1) * stride + s.row_bytes);
+  };
+  st.out.reset(new DeviceBuffer("out", bytes_for(s.out_offset, s.n, s.out_stride),
+                                static_cast<size_t>(s.out_stride), true, s.tight));
+  st.weight.reset(new DeviceBuffer("weight",
+                                   bytes_for(s.weight_offset, s.length, s.weight_stride),
+                                   static_cast<size_t>(s.weight_stride), false, s.tight));
   rng.fill(st.out->init.data(), st.out->init.size());
   rng.fill(st.weight->init.data(), st.weight->init.size());
   st.id_values = make_ids(s, rng);
@@ -339,6 +351,74 @@ std::vector<EmbSpec> specs() {
   // Many rows: 4 KiB rows in 4 segments, 4 uint4 per lane and step.
   s = {}; s.name = "many_rows_split4"; s.n = 4096; s.vocab = 600; s.start = 100;
   s.length = 400; s.row_bytes = 4096; s.ids = Ids::kWide; s.splits = 4; add(s);
+  // Rows only 4- or 2-byte aligned: 16-byte chunks between a narrow head and tail, realigned in
+  // registers when weight and out rows are off a 16-byte boundary by different amounts; ids
+  // outside the shard give zero rows, written with aligned 16-byte stores between a narrow head
+  // and tail.
+  auto mis = [&](const char* name, int64_t n, int64_t row, int64_t out_off, int64_t weight_off,
+                 CopyPath path) {
+    s = {}; s.name = name; s.n = n; s.vocab = 300; s.start = 50; s.length = 200;
+    s.row_bytes = row; s.out_offset = out_off; s.weight_offset = weight_off; s.ids = Ids::kWide;
+    s.path = path; s.splits = row % 2048 == 0 ? 4 : row % 1024 == 0 ? 2 : 1;
+    return s;
+  };
+  add(mis("chunked/same_offset_6", 37, 256, 6, 6, CopyPath::kUint16));
+  add(mis("chunked/same_offset_4", 37, 256, 4, 4, CopyPath::kUint32));
+  add(mis("chunked/out0_weight2", 37, 256, 0, 2, CopyPath::kUint16));
+  add(mis("chunked/out6_weight2", 37, 256, 6, 2, CopyPath::kUint16));
+  add(mis("chunked/out4_weight10", 37, 256, 4, 10, CopyPath::kUint16));
+  add(mis("chunked/out14_weight0", 37, 256, 14, 0, CopyPath::kUint16));
+  add(mis("chunked/out8_weight4_uint32", 37, 256, 8, 4, CopyPath::kUint32));
+  // Every even phase against every even output offset, rows of 250 bytes.
+  for (int64_t oo = 0; oo < 16; oo += 2) {
+    for (int64_t wo = 0; wo < 16; wo += 2) {
+      if (oo == 0 && wo == 0) continue;
+      const std::string name = "chunked/phases_row250_out" + std::to_string(oo) + "_weight" +
+                               std::to_string(wo);
+      add(mis(name.c_str(), 11, 250, oo, wo, CopyPath::kUint16));
+    }
+  }
+  // Short rows, rows whose head and tail cover them, row sizes not multiples of 16.
+  add(mis("chunked/row2", 23, 2, 4, 6, CopyPath::kUint16));
+  add(mis("chunked/row14", 23, 14, 2, 8, CopyPath::kUint16));
+  add(mis("chunked/row16_no_chunk", 23, 16, 2, 4, CopyPath::kUint16));
+  add(mis("chunked/row28_head_tail_only", 23, 28, 2, 10, CopyPath::kUint16));
+  add(mis("chunked/row36", 41, 36, 4, 10, CopyPath::kUint16));
+  add(mis("chunked/row36_uint32", 41, 36, 8, 4, CopyPath::kUint32));
+  add(mis("chunked/row100_two_chunks_per_lane", 41, 100, 2, 12, CopyPath::kUint16));
+  add(mis("chunked/row1030", 33, 1030, 6, 0, CopyPath::kUint16));
+  add(mis("chunked/row2050", 33, 2050, 0, 14, CopyPath::kUint16));
+  add(mis("chunked/row6000_three_steps", 17, 6000, 10, 4, CopyPath::kUint16));
+  // Split segments.
+  add(mis("chunked/split4_row2048", 29, 2048, 2, 6, CopyPath::kUint16));
+  add(mis("chunked/split2_row3072", 29, 3072, 12, 8, CopyPath::kUint32));
+  add(mis("chunked/split4_row4096", 21, 4096, 14, 0, CopyPath::kUint16));
+  add(mis("chunked/split4_row8192", 13, 8192, 6, 2, CopyPath::kUint16));
+  // Strides that are not multiples of 16: the phase changes from row to row.
+  s = mis("chunked/strides_not_16", 300, 36, 0, 0, CopyPath::kUint16);
+  s.out_stride = 36 + 6; s.weight_stride = 36 + 2; add(s);
+  s = mis("chunked/strides_not_16_row250_int64", 120, 250, 2, 0, CopyPath::kUint16);
+  s.out_stride = 250 + 4; s.weight_stride = 250 + 10; s.int64 = true; add(s);
+  s = mis("chunked/strides_not_16_split2", 40, 1024, 0, 0, CopyPath::kUint16);
+  s.out_stride = 1024 + 2; s.weight_stride = 1024 + 12; s.splits = 2; add(s);
+  // Many rows; zero rows only; a capped grid.
+  s = mis("chunked/many_rows_row1030", 4000, 1030, 6, 2, CopyPath::kUint16); add(s);
+  s = mis("chunked/many_rows_row256_same_phase", 5000, 256, 4, 4, CopyPath::kUint32);
+  s.ids = Ids::kInVocab; s.start = 0; s.length = 300; add(s);
+  s = mis("chunked/empty_shard_zero_rows", 50, 250, 6, 2, CopyPath::kUint16);
+  s.length = 0; add(s);
+  s = mis("chunked/grid_stride", 3000, 250, 2, 6, CopyPath::kUint16);
+  s.max_blocks = 5; s.blocks = 5; add(s);
+  // Tight buffers (see store_kv_check.cu): the first and last weight and out rows at the start
+  // and end of their allocations; the kWide ids include the shard's first and last rows.
+  for (int64_t wo : {int64_t{0}, int64_t{2}, int64_t{6}}) {
+    for (int64_t row : {int64_t{250}, int64_t{36}, int64_t{14}, int64_t{2050}}) {
+      const std::string name = "chunked/tight_row" + std::to_string(row) + "_weight" +
+                               std::to_string(wo);
+      s = mis(name.c_str(), 40, row, 10, wo, CopyPath::kUint16);
+      s.tight = true; add(s);
+    }
+  }
   return v;
 }
 

@@ -77,14 +77,17 @@ struct Case {
 
 // A device allocation mirrored by host bytes: `init` is what was uploaded, `got` what came back.
 // The allocation has a guard zone of kGuard bytes on each side, filled with a fixed pattern and
-// checked after every case, so a write just outside the buffer is caught too.
+// checked after every case, so a write just outside the buffer is caught too. A `tight` buffer
+// has no guard zones: the allocation is exactly the buffer, so that under the emulator's memcheck
+// (which sizes allocations exactly) any access past its last byte is reported.
 class DeviceBuffer {
  public:
   static constexpr size_t kGuard = 256;  // keeps dev() 256-byte aligned, like cudaMalloc
 
-  DeviceBuffer(std::string name, size_t bytes, size_t row_stride, bool is_output)
+  DeviceBuffer(std::string name, size_t bytes, size_t row_stride, bool is_output,
+               bool tight = false)
       : name_(std::move(name)), row_stride_(row_stride ? row_stride : 1), output_(is_output),
-        init(bytes) {}
+        guard_(tight ? 0 : kGuard), init(bytes) {}
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   ~DeviceBuffer() {
@@ -93,10 +96,11 @@ class DeviceBuffer {
 
   bool upload(Case& c) {
     got.assign(init.size(), 0);
-    std::vector<uint8_t> all(init.size() + 2 * kGuard);
-    guard_pattern(all.data(), kGuard, 0);
-    if (!init.empty()) std::memcpy(all.data() + kGuard, init.data(), init.size());
-    guard_pattern(all.data() + kGuard + init.size(), kGuard, 1);
+    std::vector<uint8_t> all(init.size() + 2 * guard_);
+    guard_pattern(all.data(), guard_, 0);
+    if (!init.empty()) std::memcpy(all.data() + guard_, init.data(), init.size());
+    guard_pattern(all.data() + guard_ + init.size(), guard_, 1);
+    if (all.empty()) return true;  // nothing to allocate (a tight empty buffer)
     if (!c.cuda(cudaMalloc(reinterpret_cast<void**>(&base_), all.size()), "cudaMalloc"))
       return false;
     return c.cuda(cudaMemcpy(base_, all.data(), all.size(), cudaMemcpyHostToDevice),
@@ -104,22 +108,23 @@ class DeviceBuffer {
   }
   // Downloads the buffer into `got` and checks both guard zones.
   bool download(Case& c) {
-    std::vector<uint8_t> all(init.size() + 2 * kGuard);
+    std::vector<uint8_t> all(init.size() + 2 * guard_);
+    if (all.empty()) return true;
     if (!c.cuda(cudaMemcpy(all.data(), base_, all.size(), cudaMemcpyDeviceToHost),
                 "cudaMemcpy to host"))
       return false;
-    if (!init.empty()) std::memcpy(got.data(), all.data() + kGuard, init.size());
+    if (!init.empty()) std::memcpy(got.data(), all.data() + guard_, init.size());
     uint8_t want[kGuard];
     for (int side = 0; side < 2; ++side) {
-      guard_pattern(want, kGuard, side);
-      const uint8_t* have = all.data() + (side == 0 ? 0 : kGuard + init.size());
-      for (size_t i = 0; i < kGuard; ++i) {
+      guard_pattern(want, guard_, side);
+      const uint8_t* have = all.data() + (side == 0 ? 0 : guard_ + init.size());
+      for (size_t i = 0; i < guard_; ++i) {
         if (have[i] != want[i]) {
           char msg[256];
           std::snprintf(msg, sizeof msg,
                         "buffer %s: write outside the buffer, %zu bytes %s it: expected 0x%02x, "
                         "got 0x%02x",
-                        name_.c_str(), side == 0 ? kGuard - i : i + 1,
+                        name_.c_str(), side == 0 ? guard_ - i : i + 1,
                         side == 0 ? "before" : "after", want[i], have[i]);
           c.fail(msg);
           return false;
@@ -128,7 +133,7 @@ class DeviceBuffer {
     }
     return true;
   }
-  uint8_t* dev() const { return base_ + kGuard; }
+  uint8_t* dev() const { return base_ + guard_; }
   const std::string& name() const { return name_; }
   bool is_output() const { return output_; }
 
@@ -161,6 +166,7 @@ class DeviceBuffer {
   std::string name_;
   size_t row_stride_;
   bool output_;
+  size_t guard_;
   uint8_t* base_ = nullptr;
 
  public:
@@ -258,13 +264,13 @@ inline void store_indices(std::vector<uint8_t>& bytes, const std::vector<int64_t
   }
 }
 
-// The grid the launchers document (kernels/launchers.h) for n rows of row_bytes copied in units of
-// unit_bytes (16, 4 or 2) with `splits` segments per row, each lane moving `unroll` units per
-// step: a work item gets the smallest power-of-two lane group (at most 32) that covers its
-// segment in one step, and a 128-thread block holds 128 / lanes items.
-inline int64_t expected_blocks(int64_t n, int64_t row_bytes, int64_t unit_bytes, int64_t splits,
-                               int64_t unroll) {
-  const int64_t seg = (row_bytes / unit_bytes + splits - 1) / splits;
+// The grid the launchers document (kernels/launchers.h) for n rows of row_bytes with `splits`
+// segments per row, each lane moving `unroll` 16-byte chunks per step (every copy path moves
+// 16-byte chunks): a work item gets the smallest power-of-two lane group (at most 32) that covers
+// its segment's chunks (rounded up) in one step, and a 128-thread block holds 128 / lanes items.
+inline int64_t expected_blocks(int64_t n, int64_t row_bytes, int64_t splits, int64_t unroll) {
+  const int64_t seg_bytes = (row_bytes + splits - 1) / splits;
+  const int64_t seg = (seg_bytes + 15) / 16;
   int64_t lanes = 1;
   while (lanes < 32 && lanes * unroll < seg) lanes *= 2;
   const int64_t items_per_block = 128 / lanes;

@@ -37,6 +37,9 @@ struct StoreSpec {
   int64_t input_stride = 0;  // bytes; 0 means row_bytes (3 * row_bytes with qkv_view)
   int64_t cache_offset = 0;  // bytes added to the cache base pointers (alignment cases)
   int64_t input_offset = 0;  // bytes added to the input base pointers
+  int64_t v_cache_shift = 0;  // more bytes added to v_cache only (separate cache buffers)
+  int64_t v_input_shift = 0;  // more bytes added to v only (separate input buffers)
+  bool tight = false;        // buffers end at their last row's last byte, no guard zones
   bool pool_view = false;    // k_cache/v_cache: views into one [cache_rows, 2, row] pool
   bool qkv_view = false;     // k/v: views into one [n, 3, row] q|k|v buffer
   bool int64 = false;        // int64 indices
@@ -60,8 +63,9 @@ struct StoreSetup {
   int64_t v_delta = 0;
   std::vector<int64_t> slots;
 
-  DeviceBuffer* add(const std::string& name, size_t bytes, size_t stride, bool out) {
-    bufs.emplace_back(new DeviceBuffer(name, bytes, stride, out));
+  DeviceBuffer* add(const std::string& name, size_t bytes, size_t stride, bool out,
+                    bool tight = false) {
+    bufs.emplace_back(new DeviceBuffer(name, bytes, stride, out, tight));
     return bufs.back().get();
   }
 };
@@ -69,31 +73,47 @@ struct StoreSetup {
 void normalise(StoreSpec& s) {
   if (s.cache_stride == 0) s.cache_stride = s.pool_view ? 2 * s.row_bytes : s.row_bytes;
   if (s.input_stride == 0) s.input_stride = s.qkv_view ? 3 * s.row_bytes : s.row_bytes;
-  if (s.blocks < 0)
-    s.blocks = selfcheck::expected_blocks(s.n, s.row_bytes, static_cast<int64_t>(s.path), s.splits,
-                                          s.path == CopyPath::kUint4 ? 1 : s.path == CopyPath::kUint32 ? 4 : 8);
+  if (s.blocks < 0) {
+    // Chunks per lane (kernels/launchers.cu): 1 on the uint4 path; on the chunked paths 2 once a
+    // segment is over 256 bytes.
+    const int64_t seg_bytes = (s.row_bytes + s.splits - 1) / s.splits;
+    const int64_t unroll = s.path != CopyPath::kUint4 && seg_bytes > 256 ? 2 : 1;
+    s.blocks = selfcheck::expected_blocks(s.n, s.row_bytes, s.splits, unroll);
+  }
 }
 
 // Allocates and fills the buffers (not yet uploaded) for spec s.
 void build(const StoreSpec& s, StoreSetup& st) {
   selfcheck::SplitMix64 rng(selfcheck::seed_of(s.name));
-  const size_t cache_bytes = static_cast<size_t>(s.cache_offset + s.cache_rows * s.cache_stride);
-  const size_t input_bytes = static_cast<size_t>(s.input_offset + s.n * s.input_stride);
+  // Bytes of `rows` rows at `stride` after `offset` bytes; a tight buffer ends with its last row
+  // (the views' last row is their widest one: v, at `last_row_at` bytes into the row stride).
+  auto bytes_for = [&](int64_t offset, int64_t rows, int64_t stride, int64_t last_row_at) {
+    if (!s.tight) return static_cast<size_t>(offset + rows * stride);
+    return static_cast<size_t>(offset + (rows - 1) * stride + last_row_at + s.row_bytes);
+  };
+  const size_t cs = static_cast<size_t>(s.cache_stride), is = static_cast<size_t>(s.input_stride);
   if (s.pool_view) {
-    st.kc = st.vc = st.add("kv_pool", cache_bytes, static_cast<size_t>(s.cache_stride), true);
+    st.kc = st.vc = st.add("kv_pool", bytes_for(s.cache_offset, s.cache_rows, s.cache_stride,
+                                                 s.row_bytes), cs, true, s.tight);
     st.v_cache_delta = s.row_bytes;
   } else {
-    st.kc = st.add("k_cache", cache_bytes, static_cast<size_t>(s.cache_stride), true);
-    st.vc = st.add("v_cache", cache_bytes, static_cast<size_t>(s.cache_stride), true);
+    st.kc = st.add("k_cache", bytes_for(s.cache_offset, s.cache_rows, s.cache_stride, 0), cs, true,
+                   s.tight);
+    st.vc = st.add("v_cache", bytes_for(s.cache_offset + s.v_cache_shift, s.cache_rows,
+                                        s.cache_stride, 0), cs, true, s.tight);
+    st.v_cache_delta = s.v_cache_shift;
   }
   if (s.qkv_view) {
-    st.k = st.v = st.add("qkv", input_bytes, static_cast<size_t>(s.input_stride), false);
+    st.k = st.v = st.add("qkv", bytes_for(s.input_offset, s.n, s.input_stride, 2 * s.row_bytes),
+                         is, false, s.tight);
     st.k_delta = s.input_offset + s.row_bytes;
     st.v_delta = s.input_offset + 2 * s.row_bytes;
   } else {
-    st.k = st.add("k", input_bytes, static_cast<size_t>(s.input_stride), false);
-    st.v = st.add("v", input_bytes, static_cast<size_t>(s.input_stride), false);
-    st.k_delta = st.v_delta = s.input_offset;
+    st.k = st.add("k", bytes_for(s.input_offset, s.n, s.input_stride, 0), is, false, s.tight);
+    st.v = st.add("v", bytes_for(s.input_offset + s.v_input_shift, s.n, s.input_stride, 0), is,
+                  false, s.tight);
+    st.k_delta = s.input_offset;
+    st.v_delta = s.input_offset + s.v_input_shift;
   }
   for (auto& b : st.bufs) rng.fill(b->init.data(), b->init.size());
 
@@ -354,6 +374,91 @@ std::vector<StoreSpec> specs() {
   s.row_bytes = 4096; s.outside = 5; s.path = CopyPath::kUint4; s.splits = 4; add(s);
   s = {}; s.name = "many_rows_uint32_tail"; s.n = 4100; s.cache_rows = 4100; s.row_bytes = 1028;
   s.element_size = 4; s.int64 = true; s.path = CopyPath::kUint32; s.splits = 1; add(s);
+  // Rows only 4- or 2-byte aligned: 16-byte chunks between a narrow head and tail, realigned in
+  // registers when the source and the destination are off a 16-byte boundary by different amounts
+  // (phase = (input - cache) mod 16). Equal nonzero offsets first (phase 0, a plain chunk copy).
+  auto mis = [&](const char* name, int64_t n, int64_t rows, int64_t row, int64_t cache_off,
+                 int64_t input_off, CopyPath path) {
+    s = {}; s.name = name; s.n = n; s.cache_rows = rows; s.row_bytes = row;
+    s.cache_offset = cache_off; s.input_offset = input_off; s.path = path;
+    s.splits = row % 2048 == 0 ? 4 : row % 1024 == 0 ? 2 : 1;
+    return s;
+  };
+  add(mis("chunked/same_offset_6", 37, 100, 256, 6, 6, CopyPath::kUint16));
+  add(mis("chunked/same_offset_12", 37, 100, 256, 12, 12, CopyPath::kUint32));
+  add(mis("chunked/cache2_input6", 37, 100, 256, 2, 6, CopyPath::kUint16));
+  add(mis("chunked/cache4_input10", 37, 100, 256, 4, 10, CopyPath::kUint16));
+  add(mis("chunked/cache14_input0", 37, 100, 256, 14, 0, CopyPath::kUint16));
+  add(mis("chunked/cache0_input2", 37, 100, 256, 0, 2, CopyPath::kUint16));
+  add(mis("chunked/cache4_input8_uint32", 37, 100, 256, 4, 8, CopyPath::kUint32));
+  add(mis("chunked/cache12_input4_uint32", 37, 100, 256, 12, 4, CopyPath::kUint32));
+  // k and v rows with phases of their own (separate buffers shifted apart).
+  s = mis("chunked/k_v_phases_differ", 45, 120, 256, 2, 6, CopyPath::kUint16);
+  s.v_cache_shift = 8; s.v_input_shift = 2; add(s);
+  s = mis("chunked/k_aligned_v_realigned", 45, 120, 512, 0, 0, CopyPath::kUint16);
+  s.v_cache_shift = 10; add(s);
+  // Every even phase against every even destination offset, rows of 250 bytes (not a multiple
+  // of 16): the cache offset sets the head, the input offset minus it the phase.
+  for (int64_t co = 0; co < 16; co += 2) {
+    for (int64_t io = 0; io < 16; io += 2) {
+      if (co == 0 && io == 0) continue;
+      const std::string name = "chunked/phases_row250_cache" + std::to_string(co) + "_input" +
+                               std::to_string(io);
+      add(mis(name.c_str(), 9, 20, 250, co, io, CopyPath::kUint16));
+    }
+  }
+  // Short rows: shorter than 16 bytes, and rows whose head and tail cover them (no whole chunk).
+  add(mis("chunked/row2", 23, 50, 2, 4, 6, CopyPath::kUint16));
+  add(mis("chunked/row14", 23, 50, 14, 2, 8, CopyPath::kUint16));
+  add(mis("chunked/row16_no_chunk", 23, 50, 16, 2, 4, CopyPath::kUint16));
+  add(mis("chunked/row28_head_tail_only", 23, 50, 28, 2, 10, CopyPath::kUint16));
+  add(mis("chunked/row30_one_chunk", 23, 50, 30, 14, 2, CopyPath::kUint16));
+  add(mis("chunked/row36", 41, 90, 36, 4, 10, CopyPath::kUint16));
+  add(mis("chunked/row36_uint32", 41, 90, 36, 8, 4, CopyPath::kUint32));
+  add(mis("chunked/row1030", 33, 70, 1030, 6, 0, CopyPath::kUint16));
+  add(mis("chunked/row2050", 33, 70, 2050, 0, 14, CopyPath::kUint16));
+  add(mis("chunked/row6000_three_steps", 17, 40, 6000, 10, 4, CopyPath::kUint16));
+  // Split segments (each with a head and a tail of its own), several steps per segment.
+  add(mis("chunked/split4_row2048", 29, 64, 2048, 2, 6, CopyPath::kUint16));
+  add(mis("chunked/split2_row3072", 29, 64, 3072, 12, 8, CopyPath::kUint32));
+  add(mis("chunked/split4_row4096", 21, 48, 4096, 14, 0, CopyPath::kUint16));
+  add(mis("chunked/split4_row8192_four_steps", 13, 30, 8192, 6, 2, CopyPath::kUint16));
+  // Strides that are not multiples of 16: the phase changes from row to row, so lane groups of
+  // one warp copy rows of different phases.
+  s = mis("chunked/strides_not_16", 300, 400, 36, 0, 0, CopyPath::kUint16);
+  s.cache_stride = 36 + 6; s.input_stride = 36 + 2; s.outside = 7; add(s);
+  s = mis("chunked/strides_not_16_row250", 120, 200, 250, 2, 0, CopyPath::kUint16);
+  s.cache_stride = 250 + 4; s.input_stride = 250 + 10; s.int64 = true; add(s);
+  s = mis("chunked/strides_not_16_split2", 40, 90, 1024, 0, 0, CopyPath::kUint16);
+  s.cache_stride = 1024 + 2; s.input_stride = 1024 + 12; s.splits = 2; add(s);
+  // Views: k and v rows of a qkv buffer and a k|v pool, off by the row size (250: phases differ).
+  s = mis("chunked/pool_qkv_views_row250", 50, 128, 250, 0, 2, CopyPath::kUint16);
+  s.pool_view = true; s.qkv_view = true; add(s);
+  // Indices outside the pool.
+  s = mis("chunked/int32_outside_pool", 60, 100, 1030, 2, 6, CopyPath::kUint16);
+  s.outside = 4; add(s);
+  s = mis("chunked/int64_outside_pool", 60, 100, 250, 4, 10, CopyPath::kUint16);
+  s.int64 = true; s.outside = 6; add(s);
+  // Many rows.
+  s = mis("chunked/many_rows_row1030", 4000, 4100, 1030, 6, 2, CopyPath::kUint16);
+  s.outside = 9; add(s);
+  s = mis("chunked/many_rows_row256_same_phase", 5000, 5000, 256, 4, 4, CopyPath::kUint32);
+  add(s);
+  s = mis("chunked/grid_stride", 3000, 3000, 250, 2, 6, CopyPath::kUint16);
+  s.max_blocks = 5; s.blocks = 5; add(s);
+  // Tight buffers: the inputs' and caches' allocations end with the last row, so a read or
+  // write past the row's bytes (even inside the last aligned 16-byte chunk) leaves the
+  // allocation, which the emulator's memcheck reports; the first rows start at the allocation.
+  for (int64_t io : {int64_t{0}, int64_t{2}, int64_t{6}}) {
+    for (int64_t row : {int64_t{250}, int64_t{36}, int64_t{14}, int64_t{2050}}) {
+      const std::string name = "chunked/tight_row" + std::to_string(row) + "_input" +
+                               std::to_string(io);
+      s = mis(name.c_str(), 19, 19, row, 10, io, CopyPath::kUint16);
+      s.tight = true; add(s);
+    }
+  }
+  s = mis("chunked/tight_views_row250", 19, 19, 250, 6, 0, CopyPath::kUint16);
+  s.tight = true; s.pool_view = true; s.qkv_view = true; add(s);
   return v;
 }
 

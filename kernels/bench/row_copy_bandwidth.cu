@@ -260,11 +260,18 @@ Grid plan_grid(const Config& c, Kernel kernel, int64_t n, int64_t row_units, int
   return Grid{log2i(splits), log2i(lanes), static_cast<unsigned>(blocks), c.threads};
 }
 
+// Units the lane groups are sized by: V, or for V = uint8_t (the chunked kernels of the uint32 /
+// uint16 paths) 16-byte chunks, rounded up, as the launcher does.
+template <typename V>
+int64_t plan_units(int64_t row_bytes) {
+  return sizeof(V) == 1 ? (row_bytes + 15) / 16 : row_bytes / static_cast<int64_t>(sizeof(V));
+}
+
 template <typename V, int U, bool S>
 void store_variant(const Config& c, const kernels::StoreKvArgs& a, cudaStream_t st) {
   constexpr int64_t u = sizeof(V);
   auto kern = kernels::store_kv_kernel<V, int32_t, U, S>;
-  const Grid g = plan_grid(c, kern, a.n, a.row_bytes / u, a.row_bytes);
+  const Grid g = plan_grid(c, kern, a.n, plan_units<V>(a.row_bytes), a.row_bytes);
   kern<<<g.blocks, g.threads, 0, st>>>(
       static_cast<V*>(a.k_cache), static_cast<V*>(a.v_cache), static_cast<const int32_t*>(a.indices),
       static_cast<const V*>(a.k), static_cast<const V*>(a.v), a.n, a.row_bytes / u, a.cache_rows,
@@ -275,7 +282,7 @@ template <typename V, int U, bool S>
 void embedding_variant(const Config& c, const kernels::EmbeddingArgs& a, cudaStream_t st) {
   constexpr int64_t u = sizeof(V);
   auto kern = kernels::embedding_kernel<V, int32_t, U, S>;
-  const Grid g = plan_grid(c, kern, a.n, a.row_bytes / u, a.row_bytes);
+  const Grid g = plan_grid(c, kern, a.n, plan_units<V>(a.row_bytes), a.row_bytes);
   kern<<<g.blocks, g.threads, 0, st>>>(
       static_cast<V*>(a.out), static_cast<const V*>(a.weight), static_cast<const int32_t*>(a.ids),
       a.n, a.row_bytes / u, a.start, a.length, a.out_stride_bytes / u, a.weight_stride_bytes / u,
@@ -309,6 +316,45 @@ void embedding_dispatch(const Config& c, const kernels::EmbeddingArgs& a, cudaSt
     case 17: embedding_variant<V, 8, true>(c, a, st); break;
     case 32: embedding_variant<V, 16, false>(c, a, st); break;
     default: std::printf("no embedding variant unroll=%d stream=%d\n", c.unroll, c.stream); std::exit(3);
+  }
+}
+
+// The chunked kernels at the unrolls --explore tries (few: each is a large kernel): uint8_t
+// when every row's source and destination are equally far off a 16-byte boundary (the strides
+// here are multiples of 16), RealignedByte otherwise, as the launcher chooses.
+template <typename B>
+void store_chunked_unroll(const Config& c, const kernels::StoreKvArgs& a, cudaStream_t st) {
+  switch (c.unroll) {
+    case 1: store_variant<B, 1, false>(c, a, st); break;
+    case 2: store_variant<B, 2, false>(c, a, st); break;
+    case 4: store_variant<B, 4, false>(c, a, st); break;
+    default: std::printf("no chunked store variant unroll=%d\n", c.unroll); std::exit(3);
+  }
+}
+void store_chunked_dispatch(const Config& c, const kernels::StoreKvArgs& a, cudaStream_t st) {
+  const auto off = [](const void* p, const void* q) {
+    return (reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(q)) % 16;
+  };
+  if (off(a.k, a.k_cache) != 0 || off(a.v, a.v_cache) != 0) {
+    store_chunked_unroll<kernels::RealignedByte>(c, a, st);
+  } else {
+    store_chunked_unroll<uint8_t>(c, a, st);
+  }
+}
+template <typename B>
+void embedding_chunked_unroll(const Config& c, const kernels::EmbeddingArgs& a, cudaStream_t st) {
+  switch (c.unroll) {
+    case 2: embedding_variant<B, 2, false>(c, a, st); break;
+    case 4: embedding_variant<B, 4, false>(c, a, st); break;
+    case 8: embedding_variant<B, 8, false>(c, a, st); break;
+    default: std::printf("no chunked embedding variant unroll=%d\n", c.unroll); std::exit(3);
+  }
+}
+void embedding_chunked_dispatch(const Config& c, const kernels::EmbeddingArgs& a, cudaStream_t st) {
+  if ((reinterpret_cast<uintptr_t>(a.weight) - reinterpret_cast<uintptr_t>(a.out)) % 16 != 0) {
+    embedding_chunked_unroll<kernels::RealignedByte>(c, a, st);
+  } else {
+    embedding_chunked_unroll<uint8_t>(c, a, st);
   }
 }
 
@@ -368,8 +414,9 @@ void report(const char* op, const std::string& variant, int64_t n, int64_t row,
 
 std::string plan_str(const kernels::LaunchPlan& p) {
   char b[96];
-  std::snprintf(b, sizeof b, "%s s%d l%d u%d b%lld", kernels::copy_path_name(p.path), p.num_splits,
-                p.lanes, p.unroll, static_cast<long long>(p.blocks));
+  std::snprintf(b, sizeof b, "%s%s s%d l%d u%d b%lld", kernels::copy_path_name(p.path),
+                p.realign ? " realign" : "", p.num_splits, p.lanes, p.unroll,
+                static_cast<long long>(p.blocks));
   return b;
 }
 std::string config_str(const Config& c) {
@@ -401,12 +448,16 @@ double memcpy1_us(int64_t n, int64_t row) {
   return t;
 }
 
-// store_kv args for a shape; `offset` bytes added to k and v select the path (0: uint4,
-// 4: uint32, 2: uint16).
-kernels::StoreKvArgs store_args(int64_t n, int64_t row, int offset, bool int64, int pattern = 0) {
+// store_kv args for a shape; `offset` bytes added to k and v, and `cache_offset` (-1: the same)
+// to k_cache and v_cache, select the path (all 0: uint4; 4: uint32, 2: uint16; different
+// offsets: rows whose source and destination are off a 16-byte boundary by different amounts,
+// which the chunked kernels realign in registers).
+kernels::StoreKvArgs store_args(int64_t n, int64_t row, int offset, bool int64, int pattern = 0,
+                                int cache_offset = -1) {
+  if (cache_offset < 0) cache_offset = offset;
   kernels::StoreKvArgs a;
-  a.k_cache = B.kc + offset;
-  a.v_cache = B.vc + offset;
+  a.k_cache = B.kc + cache_offset;
+  a.v_cache = B.vc + cache_offset;
   a.indices = int64 ? static_cast<const void*>(B.idx64)
                     : static_cast<const void*>(pattern == 1 ? B.idx_sorted
                                                : pattern == 2 ? B.idx_ident : B.idx);
@@ -423,12 +474,15 @@ kernels::StoreKvArgs store_args(int64_t n, int64_t row, int offset, bool int64, 
 }
 
 void run_store(const char* variant, int64_t n, int64_t row, int offset, const Op& op,
-               const std::string& plan, bool torch_cols, const int32_t* idx = nullptr) {
+               const std::string& plan, bool torch_cols, const int32_t* idx = nullptr,
+               int cache_offset = -1) {
+  if (cache_offset < 0) cache_offset = offset;
   CK(cudaMemsetAsync(B.kc, 0, Buffers::pool(n) * row + 64, g_stream));
   CK(cudaMemsetAsync(B.vc, 0, Buffers::pool(n) * row + 64, g_stream));
   op(g_stream);
-  verify_store<<<4 * g_sms, 256, 0, g_stream>>>(B.kc + offset, B.vc + offset, B.k + offset,
-                                                B.v + offset, idx ? idx : B.idx, n, row, B.bad);
+  verify_store<<<4 * g_sms, 256, 0, g_stream>>>(B.kc + cache_offset, B.vc + cache_offset,
+                                                B.k + offset, B.v + offset, idx ? idx : B.idx, n,
+                                                row, B.bad);
   CK(cudaGetLastError());
   const unsigned long long bad = B.take_bad();
   const double t = time_us(op);
@@ -436,13 +490,26 @@ void run_store(const char* variant, int64_t n, int64_t row, int offset, const Op
          bad, torch_cols);
 }
 
-void store_launcher(const char* variant, int64_t n, int64_t row, int offset, bool torch_cols) {
-  const kernels::StoreKvArgs a = store_args(n, row, offset, false);
+// `pattern`: the cache slots (0 random distinct, 1 the same sorted, 2 slot = token).
+void store_launcher(const char* variant, int64_t n, int64_t row, int offset, bool torch_cols,
+                    int cache_offset = -1, int pattern = 0) {
+  const kernels::StoreKvArgs a = store_args(n, row, offset, false, pattern, cache_offset);
   kernels::LaunchPlan p;
   if (kernels::plan_store_kv(a, &p) != kernels::Status::kOk) std::exit(2);
   run_store(variant, n, row, offset, [a](cudaStream_t st) {
     if (kernels::launch_store_kv(a, st) != kernels::Status::kOk) std::exit(2);
-  }, plan_str(p), torch_cols);
+  }, plan_str(p), torch_cols, static_cast<const int32_t*>(a.indices), cache_offset);
+}
+
+// An explicit chunked (uint8_t) store_kv kernel, inputs shifted by `offset`, caches by
+// `cache_offset` bytes.
+void store_chunked_config(const Config& c, int64_t n, int64_t row, int offset, int cache_offset) {
+  const kernels::StoreKvArgs a = store_args(n, row, offset, false, 0, cache_offset);
+  const std::string name = c.name + " k+" + std::to_string(offset) + " cache+" +
+                           std::to_string(cache_offset);
+  run_store(name.c_str(), n, row, offset, [a, c](cudaStream_t st) {
+    store_chunked_dispatch(c, a, st);
+  }, config_str(c), false, nullptr, cache_offset);
 }
 
 void store_config(const Config& c, int64_t n, int64_t row, int offset) {
@@ -473,12 +540,13 @@ kernels::EmbeddingArgs embedding_args(int64_t n, int64_t row, bool shard) {
 }
 
 void run_embedding(const std::string& variant, int64_t n, int64_t row, bool shard, const Op& op,
-                   const std::string& plan, bool torch_cols, int offset = 0) {
+                   const std::string& plan, bool torch_cols, int offset = 0, int out_offset = -1) {
+  if (out_offset < 0) out_offset = offset;
   const kernels::EmbeddingArgs a = embedding_args(n, row, shard);
   CK(cudaMemsetAsync(B.out, 0xA5, n * row + 64, g_stream));
   op(g_stream);
-  verify_embedding<<<4 * g_sms, 256, 0, g_stream>>>(B.out + offset, B.w + offset, B.ids, n, row,
-                                                    a.start, a.length, B.bad);
+  verify_embedding<<<4 * g_sms, 256, 0, g_stream>>>(B.out + out_offset, B.w + offset, B.ids, n,
+                                                    row, a.start, a.length, B.bad);
   CK(cudaGetLastError());
   const unsigned long long bad = B.take_bad();
   double payload = 2.0 * n * row;
@@ -494,15 +562,30 @@ void run_embedding(const std::string& variant, int64_t n, int64_t row, bool shar
          memcpy1_us(n, row), 2.0 * n * row, bad, torch_cols && !shard);
 }
 
-void embedding_launcher(const char* variant, int64_t n, int64_t row, bool shard, int offset = 0) {
+// `offset` bytes added to weight and `out_offset` (-1: the same) to out: 4: the uint32 path,
+// 2: the uint16 path; different offsets: realigned rows.
+void embedding_launcher(const char* variant, int64_t n, int64_t row, bool shard, int offset = 0,
+                        int out_offset = -1) {
+  if (out_offset < 0) out_offset = offset;
   kernels::EmbeddingArgs a = embedding_args(n, row, shard);
-  a.out = B.out + offset;  // offset 4: the uint32 path, 2: the uint16 path
+  a.out = B.out + out_offset;
   a.weight = B.w + offset;
   kernels::LaunchPlan p;
   if (kernels::plan_embedding(a, &p) != kernels::Status::kOk) std::exit(2);
   run_embedding(variant, n, row, shard, [a](cudaStream_t st) {
     if (kernels::launch_embedding(a, st) != kernels::Status::kOk) std::exit(2);
-  }, plan_str(p), offset == 0, offset);
+  }, plan_str(p), offset == 0 && out_offset == 0, offset, out_offset);
+}
+
+void embedding_chunked_config(const Config& c, int64_t n, int64_t row, int offset, int out_offset) {
+  kernels::EmbeddingArgs a = embedding_args(n, row, false);
+  a.out = B.out + out_offset;
+  a.weight = B.w + offset;
+  const std::string name = c.name + " w+" + std::to_string(offset) + " out+" +
+                           std::to_string(out_offset);
+  run_embedding(name, n, row, false,
+                [a, c](cudaStream_t st) { embedding_chunked_dispatch(c, a, st); }, config_str(c),
+                false, offset, out_offset);
 }
 
 void embedding_config(const Config& c, int64_t n, int64_t row, bool shard) {
@@ -531,18 +614,45 @@ void load_torch(const char* path) {
 
 }  // namespace
 
+// The chunked kernels of the uint32 / uint16 paths at other unrolls (chunks per lane and step),
+// for equal (4, 4) and different (k+2 cache+6; w+2 out+0) offsets.
+void explore_chunked(const std::vector<int64_t>& rows) {
+  std::printf("\n## explore: chunked kernels (uint32 / uint16 paths), unrolls\n");
+  print_header();
+  for (int64_t n : {int64_t{16384}, int64_t{524288}}) {
+    B.set_indices(n);
+    for (int64_t row : rows) {
+      for (int u : {1, 2, 4}) {
+        Config c;
+        c.name = "S" + std::to_string(u);
+        c.unroll = u; c.splits = 0; c.threads = 128;
+        store_chunked_config(c, n, row, 4, 4);
+        store_chunked_config(c, n, row, 2, 6);
+      }
+      for (int u : {2, 4, 8}) {
+        Config c;
+        c.name = "E" + std::to_string(u);
+        c.unroll = u; c.splits = 0; c.threads = 128;
+        embedding_chunked_config(c, n, row, 4, 4);
+        embedding_chunked_config(c, n, row, 2, 0);
+      }
+    }
+  }
+}
+
 int main(int argc, char** argv) {
-  bool explore = false, profile = false;
+  bool explore = false, profile = false, study = false;
   const char* torch = nullptr;
   const char* csv = nullptr;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--explore")) explore = true;
     else if (!std::strcmp(argv[i], "--quick")) g_quick = true;
     else if (!std::strcmp(argv[i], "--profile")) profile = true;
+    else if (!std::strcmp(argv[i], "--study")) study = true;
     else if (!std::strcmp(argv[i], "--torch") && i + 1 < argc) torch = argv[++i];
     else if (!std::strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
     else {
-      std::printf("usage: %s [--explore|--profile] [--quick] [--torch torch.csv] [--csv out.csv]\n", argv[0]);
+      std::printf("usage: %s [--explore|--profile|--study] [--quick] [--torch torch.csv] [--csv out.csv]\n", argv[0]);
       return 2;
     }
   }
@@ -566,6 +676,35 @@ int main(int argc, char** argv) {
     B.alloc(ns.back(), rows.back());
   }
 
+  if (study) {
+    // Where the misaligned paths lose (RESULTS.md): the launcher at every offset pair and slot
+    // order, so that the row edges' partial 32-byte sectors (written once per row, at random
+    // places, or in order) can be told apart from the kernel's own instructions.
+    std::printf("\n## study: misaligned rows, slot orders\n");
+    print_header();
+    for (int64_t n : {int64_t{16384}, int64_t{524288}}) {
+      B.set_indices(n);
+      for (int64_t row : rows) {
+        const char* names[3] = {"random", "sorted", "slot=token"};
+        for (int pat = 0; pat < 3; ++pat) {
+          const struct { int k, cache; } offs[4] = {{0, 0}, {4, 4}, {2, 2}, {2, 6}};
+          for (const auto& o : offs) {
+            const std::string name = std::string("study ") + names[pat] + " k+" +
+                                     std::to_string(o.k) + " cache+" + std::to_string(o.cache);
+            store_launcher(name.c_str(), n, row, o.k, false, o.cache, pat);
+          }
+        }
+        const struct { int w, out; } eoffs[5] = {{0, 0}, {4, 4}, {2, 2}, {2, 0}, {0, 2}};
+        for (const auto& o : eoffs) {
+          const std::string name = "study w+" + std::to_string(o.w) + " out+" + std::to_string(o.out);
+          embedding_launcher(name.c_str(), n, row, false, o.w, o.out);
+        }
+      }
+    }
+    explore_chunked(rows);
+    return 0;
+  }
+
   if (profile) {
     // One run of each kernel under study at 128K rows of 2 KiB, for Nsight Compute.
     const int64_t n = 131072, row = 2048;
@@ -579,6 +718,11 @@ int main(int argc, char** argv) {
     if (kernels::launch_store_kv(rnd, g_stream) != kernels::Status::kOk) return 2;
     if (kernels::launch_store_kv(ident, g_stream) != kernels::Status::kOk) return 2;
     store_dispatch<uint4>(d, rnd, g_stream);
+    // The misaligned paths: rows 4 bytes off (random slots, slot = token), realigned 2 / 6.
+    for (const kernels::StoreKvArgs& m :
+         {store_args(n, row, 4, false, 0), store_args(n, row, 4, false, 2),
+          store_args(n, row, 2, false, 0, 6)})
+      if (kernels::launch_store_kv(m, g_stream) != kernels::Status::kOk) return 2;
     if (kernels::launch_embedding(embedding_args(n, row, false), g_stream) != kernels::Status::kOk)
       return 2;
     CK(cudaMemcpyAsync(B.kc, B.k, n * row, cudaMemcpyDeviceToDevice, g_stream));
@@ -650,6 +794,8 @@ int main(int argc, char** argv) {
     }
   }
 
+  if (explore) explore_chunked(rows);
+
   std::printf("\n## launcher (what ships)\n");
   print_header();
   for (int64_t n : ns) {
@@ -660,12 +806,17 @@ int main(int argc, char** argv) {
         store_launcher("launcher", n, row, 4, false);
         store_launcher("launcher", n, row, 2, false);
       }
+      // Source and destination off a 16-byte boundary by different amounts (realigned in
+      // registers): k, v shifted by 2 bytes, the caches by 6 (phase 12).
+      if (n >= 16384) store_launcher("launcher k+2 cache+6", n, row, 2, false, 6);
       embedding_launcher("launcher", n, row, false);
       embedding_launcher("launcher", n, row, true);
       if (!g_quick || n >= 16384) {
         embedding_launcher("launcher", n, row, false, 4);
         embedding_launcher("launcher", n, row, false, 2);
       }
+      // Weight shifted by 2 bytes, out aligned (phase 2).
+      if (n >= 16384) embedding_launcher("launcher w+2 out+0", n, row, false, 2, 0);
     }
   }
   if (g_csv) std::fclose(g_csv);
