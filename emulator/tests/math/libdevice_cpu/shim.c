@@ -1,0 +1,280 @@
+// CPU meanings for the NVVM intrinsics that libdevice calls (rewrite.py renames
+// @llvm.nvvm.X.Y to @__nvvm_X_Y) and for libdevice's plain float/double operations
+// (@__cuemu_*), for the x86-64 prototype. Compiled with clang -frounding-math -ffp-contract=off.
+//
+// Exact (the GPU's result is the IEEE result in the stated rounding direction, plus the GPU's
+// NaN and flush-to-zero conventions): fma/add/mul/div/rcp/sqrt in rn/rz/rm/rp, conversions,
+// floor/ceil/trunc/round(=rint), fabs, fmin/fmax, saturate, bit moves, integer helpers.
+// MODELS (marked APPROX below): the special function unit's ex2/lg2/rsqrt/sin/cos/tanh/sqrt
+// approximations, div.approx and rcp.approx.ftz.f64. They are stand-ins (correctly rounded
+// values or a truncation), not fitted to the hardware: results through them are not expected to
+// match the GPU bit for bit.
+#include <fenv.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#pragma STDC FENV_ACCESS ON
+
+typedef uint32_t u32;
+typedef uint64_t u64;
+
+static inline u32 fbits(float f) { u32 u; memcpy(&u, &f, 4); return u; }
+static inline float bitsf(u32 u) { float f; memcpy(&f, &u, 4); return f; }
+static inline u64 dbits(double d) { u64 u; memcpy(&u, &d, 8); return u; }
+static inline double bitsd(u64 u) { double d; memcpy(&d, &u, 8); return d; }
+
+// The GPU's NaN results: single precision gives the canonical 0x7fffffff whatever the inputs
+// (payloads are not propagated).
+#ifndef CUEMU_NAN_D
+#define CUEMU_NAN_D 0x7fffffffffffffffull  // double: canonical too (to be confirmed on the H200)
+#endif
+static inline float canon_f(float r) { return r != r ? bitsf(0x7fffffffu) : r; }
+static inline double canon_d(double r) { return r != r ? bitsd(CUEMU_NAN_D) : r; }
+static inline float ftz(float x) {
+  return (fbits(x) & 0x7f800000u) == 0 ? bitsf(fbits(x) & 0x80000000u) : x;
+}
+
+#define MODES(X) X(rn, FE_TONEAREST) X(rz, FE_TOWARDZERO) X(rm, FE_DOWNWARD) X(rp, FE_UPWARD)
+
+// ---- float arithmetic in a rounding direction, with and without ftz ----
+#define FOPS(M, MODE)                                                                          \
+  float __nvvm_fma_##M##_f(float a, float b, float c) {                                        \
+    fesetround(MODE); volatile float r = fmaf(a, b, c); fesetround(FE_TONEAREST);              \
+    return canon_f(r);                                                                          \
+  }                                                                                             \
+  float __nvvm_fma_##M##_ftz_f(float a, float b, float c) {                                    \
+    return ftz(__nvvm_fma_##M##_f(ftz(a), ftz(b), ftz(c)));                                    \
+  }                                                                                             \
+  float __nvvm_add_##M##_f(float a, float b) {                                                 \
+    fesetround(MODE); volatile float r = a + b; fesetround(FE_TONEAREST); return canon_f(r);   \
+  }                                                                                             \
+  float __nvvm_add_##M##_ftz_f(float a, float b) { return ftz(__nvvm_add_##M##_f(ftz(a), ftz(b))); } \
+  float __nvvm_mul_##M##_f(float a, float b) {                                                 \
+    fesetround(MODE); volatile float r = a * b; fesetround(FE_TONEAREST); return canon_f(r);   \
+  }                                                                                             \
+  float __nvvm_mul_##M##_ftz_f(float a, float b) { return ftz(__nvvm_mul_##M##_f(ftz(a), ftz(b))); } \
+  float __nvvm_div_##M##_f(float a, float b) {                                                 \
+    fesetround(MODE); volatile float r = a / b; fesetround(FE_TONEAREST); return canon_f(r);   \
+  }                                                                                             \
+  float __nvvm_div_##M##_ftz_f(float a, float b) { return ftz(__nvvm_div_##M##_f(ftz(a), ftz(b))); } \
+  float __nvvm_rcp_##M##_f(float a) { return __nvvm_div_##M##_f(1.0f, a); }                    \
+  float __nvvm_rcp_##M##_ftz_f(float a) { return __nvvm_div_##M##_ftz_f(1.0f, a); }            \
+  float __nvvm_sqrt_##M##_f(float a) {                                                         \
+    fesetround(MODE); volatile float r = sqrtf(a); fesetround(FE_TONEAREST); return canon_f(r); \
+  }                                                                                             \
+  float __nvvm_sqrt_##M##_ftz_f(float a) { return ftz(__nvvm_sqrt_##M##_f(ftz(a))); }          \
+  double __nvvm_fma_##M##_d(double a, double b, double c) {                                    \
+    fesetround(MODE); volatile double r = fma(a, b, c); fesetround(FE_TONEAREST);              \
+    return canon_d(r);                                                                          \
+  }                                                                                             \
+  double __nvvm_add_##M##_d(double a, double b) {                                              \
+    fesetround(MODE); volatile double r = a + b; fesetround(FE_TONEAREST); return canon_d(r);  \
+  }                                                                                             \
+  double __nvvm_mul_##M##_d(double a, double b) {                                              \
+    fesetround(MODE); volatile double r = a * b; fesetround(FE_TONEAREST); return canon_d(r);  \
+  }                                                                                             \
+  double __nvvm_div_##M##_d(double a, double b) {                                              \
+    fesetround(MODE); volatile double r = a / b; fesetround(FE_TONEAREST); return canon_d(r);  \
+  }                                                                                             \
+  double __nvvm_rcp_##M##_d(double a) { return __nvvm_div_##M##_d(1.0, a); }                   \
+  double __nvvm_sqrt_##M##_d(double a) {                                                       \
+    fesetround(MODE); volatile double r = sqrt(a); fesetround(FE_TONEAREST); return canon_d(r); \
+  }
+MODES(FOPS)
+
+// libdevice's plain IR arithmetic (fadd/fsub/fmul/fdiv): round to nearest, never contracted.
+float __cuemu_fadd_f(float a, float b) { return canon_f(a + b); }
+float __cuemu_fsub_f(float a, float b) { return canon_f(a - b); }
+float __cuemu_fmul_f(float a, float b) { return canon_f(a * b); }
+float __cuemu_fdiv_f(float a, float b) { return canon_f(a / b); }
+double __cuemu_fadd_d(double a, double b) { return canon_d(a + b); }
+double __cuemu_fsub_d(double a, double b) { return canon_d(a - b); }
+double __cuemu_fmul_d(double a, double b) { return canon_d(a * b); }
+double __cuemu_fdiv_d(double a, double b) { return canon_d(a / b); }
+
+// ---- conversions ----
+// Float to integer: rounded in the direction, saturated, NaN gives 0 (cvt.*i).
+#define F2I(NAME, T, LO, HI, ARG, ROUND)                                                       \
+  T NAME(ARG x) {                                                                               \
+    if (x != x) return 0;                                                                       \
+    ARG r = ROUND(x);                                                                           \
+    if (r <= (ARG)(LO)) return (T)(LO);                                                         \
+    if (r >= (ARG)(HI)) return (T)(HI);                                                         \
+    return (T)r;                                                                                \
+  }
+#define F2I_ALL(SUF, R)                                                                        \
+  F2I(__nvvm_f2i_##SUF, int32_t, INT32_MIN, INT32_MAX, float, R##f)                             \
+  F2I(__nvvm_f2ui_##SUF, uint32_t, 0, UINT32_MAX, float, R##f)                                  \
+  F2I(__nvvm_f2ll_##SUF, int64_t, INT64_MIN, INT64_MAX, float, R##f)                            \
+  F2I(__nvvm_f2ull_##SUF, uint64_t, 0, UINT64_MAX, float, R##f)                                 \
+  F2I(__nvvm_d2i_##SUF, int32_t, INT32_MIN, INT32_MAX, double, R)                               \
+  F2I(__nvvm_d2ui_##SUF, uint32_t, 0, UINT32_MAX, double, R)                                    \
+  F2I(__nvvm_d2ll_##SUF, int64_t, INT64_MIN, INT64_MAX, double, R)                              \
+  F2I(__nvvm_d2ull_##SUF, uint64_t, 0, UINT64_MAX, double, R)                                   \
+  int32_t __nvvm_f2i_##SUF##_ftz(float x) { return __nvvm_f2i_##SUF(ftz(x)); }                \
+  uint32_t __nvvm_f2ui_##SUF##_ftz(float x) { return __nvvm_f2ui_##SUF(ftz(x)); }             \
+  int64_t __nvvm_f2ll_##SUF##_ftz(float x) { return __nvvm_f2ll_##SUF(ftz(x)); }              \
+  uint64_t __nvvm_f2ull_##SUF##_ftz(float x) { return __nvvm_f2ull_##SUF(ftz(x)); }
+F2I_ALL(rn, rint)
+F2I_ALL(rz, trunc)
+F2I_ALL(rm, floor)
+F2I_ALL(rp, ceil)
+// The saturation bounds above compare in the source type: INT32_MAX as a float is 2^31, so
+// x >= 2^31 saturates, as it should; the 64-bit bounds likewise.
+
+// libdevice's plain fptosi/fptoui/fptrunc: as the GPU's cvt.rzi / cvt.rn.
+int32_t __cuemu_fptosi_f_i32(float x) { return __nvvm_f2i_rz(x); }
+uint32_t __cuemu_fptoui_f_i32(float x) { return __nvvm_f2ui_rz(x); }
+int32_t __cuemu_fptosi_d_i32(double x) { return __nvvm_d2i_rz(x); }
+int64_t __cuemu_fptosi_d_i64(double x) { return __nvvm_d2ll_rz(x); }
+float __cuemu_fptrunc_d_float(double x) { return canon_f((float)x); }
+
+// Integer to float in a direction.
+#define I2F(M, MODE)                                                                           \
+  float __nvvm_i2f_##M(int32_t x) { fesetround(MODE); volatile float r = (float)x; fesetround(FE_TONEAREST); return r; } \
+  float __nvvm_ui2f_##M(uint32_t x) { fesetround(MODE); volatile float r = (float)x; fesetround(FE_TONEAREST); return r; } \
+  float __nvvm_ll2f_##M(int64_t x) { fesetround(MODE); volatile float r = (float)x; fesetround(FE_TONEAREST); return r; } \
+  float __nvvm_ull2f_##M(uint64_t x) { fesetround(MODE); volatile float r = (float)x; fesetround(FE_TONEAREST); return r; } \
+  double __nvvm_ll2d_##M(int64_t x) { fesetround(MODE); volatile double r = (double)x; fesetround(FE_TONEAREST); return r; } \
+  double __nvvm_ull2d_##M(uint64_t x) { fesetround(MODE); volatile double r = (double)x; fesetround(FE_TONEAREST); return r; } \
+  float __nvvm_d2f_##M(double x) { fesetround(MODE); volatile float r = (float)x; fesetround(FE_TONEAREST); return canon_f(r); } \
+  float __nvvm_d2f_##M##_ftz(double x) { return ftz(__nvvm_d2f_##M(x)); }
+MODES(I2F)
+double __nvvm_i2d_rn(int32_t x) { return (double)x; }
+double __nvvm_ui2d_rn(uint32_t x) { return (double)x; }
+
+// float -> half bits, to nearest even (cvt.rn.f16.f32); NaN gives 0x7fff.
+static uint16_t f2h(float f) {
+  const u32 u = fbits(f);
+  const u32 sign = (u >> 16) & 0x8000u;
+  const u32 a = u & 0x7fffffffu;
+  if (a > 0x7f800000u) return 0x7fffu;
+  if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u);  // rounds to inf
+  if (a < 0x38800000u) {                                    // half subnormal or zero
+    const float s = bitsf(a) * 16777216.0f;                 // x / 2^-24, exact
+    return (uint16_t)(sign | (u32)rintf(s));
+  }
+  const u32 m = a + 0xc8000fffu + ((a >> 13) & 1u);         // rebias and round to nearest even
+  return (uint16_t)(sign | (m >> 13));
+}
+uint16_t __nvvm_f2h_rn(float f) { return f2h(f); }
+uint16_t __nvvm_f2h_rn_ftz(float f) { return f2h(ftz(f)); }
+
+// ---- exact helpers ----
+float __nvvm_fabs_f(float x) { return fabsf(x); }
+float __nvvm_fabs_ftz_f(float x) { return fabsf(ftz(x)); }
+double __nvvm_fabs_d(double x) { return fabs(x); }
+float __nvvm_floor_f(float x) { return floorf(x); }
+float __nvvm_floor_ftz_f(float x) { return floorf(ftz(x)); }
+double __nvvm_floor_d(double x) { return floor(x); }
+float __nvvm_ceil_f(float x) { return ceilf(x); }
+float __nvvm_ceil_ftz_f(float x) { return ceilf(ftz(x)); }
+double __nvvm_ceil_d(double x) { return ceil(x); }
+float __nvvm_trunc_f(float x) { return truncf(x); }
+double __nvvm_trunc_d(double x) { return trunc(x); }
+float __nvvm_round_f(float x) { return rintf(x); }   // cvt.rni: to nearest even
+double __nvvm_round_d(double x) { return rint(x); }
+float __nvvm_saturate_f(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
+float __nvvm_saturate_ftz_f(float x) { return __nvvm_saturate_f(ftz(x)); }
+// min/max: a NaN operand gives the other one, two NaNs the canonical NaN, -0 < +0.
+static inline float fmin_gpu(float a, float b) {
+  if (a != a) return b != b ? bitsf(0x7fffffffu) : b;
+  if (b != b) return a;
+  if (a == b) return (fbits(a) & 0x80000000u) ? a : b;
+  return a < b ? a : b;
+}
+static inline float fmax_gpu(float a, float b) {
+  if (a != a) return b != b ? bitsf(0x7fffffffu) : b;
+  if (b != b) return a;
+  if (a == b) return (fbits(a) & 0x80000000u) ? b : a;
+  return a > b ? a : b;
+}
+float __nvvm_fmin_f(float a, float b) { return fmin_gpu(a, b); }
+float __nvvm_fmin_ftz_f(float a, float b) { return fmin_gpu(ftz(a), ftz(b)); }
+float __nvvm_fmax_f(float a, float b) { return fmax_gpu(a, b); }
+float __nvvm_fmax_ftz_f(float a, float b) { return fmax_gpu(ftz(a), ftz(b)); }
+double __nvvm_fmin_d(double a, double b) {
+  if (a != a) return b != b ? bitsd(CUEMU_NAN_D) : b;
+  if (b != b) return a;
+  if (a == b) return (dbits(a) >> 63) ? a : b;
+  return a < b ? a : b;
+}
+double __nvvm_fmax_d(double a, double b) {
+  if (a != a) return b != b ? bitsd(CUEMU_NAN_D) : b;
+  if (b != b) return a;
+  if (a == b) return (dbits(a) >> 63) ? b : a;
+  return a > b ? a : b;
+}
+int32_t __nvvm_d2i_lo(double d) { return (int32_t)(u32)dbits(d); }
+int32_t __nvvm_d2i_hi(double d) { return (int32_t)(u32)(dbits(d) >> 32); }
+double __nvvm_lohi_i2d(int32_t lo, int32_t hi) { return bitsd((u64)(u32)hi << 32 | (u32)lo); }
+int32_t __nvvm_mulhi_i(int32_t a, int32_t b) { return (int32_t)(((int64_t)a * b) >> 32); }
+uint32_t __nvvm_mulhi_ui(uint32_t a, uint32_t b) { return (uint32_t)(((u64)a * b) >> 32); }
+int64_t __nvvm_mulhi_ll(int64_t a, int64_t b) { return (int64_t)(((__int128)a * b) >> 64); }
+uint64_t __nvvm_mulhi_ull(uint64_t a, uint64_t b) { return (uint64_t)(((unsigned __int128)a * b) >> 64); }
+int32_t __nvvm_sad_i(int32_t a, int32_t b, int32_t c) { return (a > b ? (u32)a - (u32)b : (u32)b - (u32)a) + (u32)c; }
+uint32_t __nvvm_sad_ui(uint32_t a, uint32_t b, uint32_t c) { return (a > b ? a - b : b - a) + c; }
+uint32_t __nvvm_prmt(uint32_t a, uint32_t b, uint32_t s) {
+  const u64 v = (u64)b << 32 | a;
+  u32 r = 0;
+  for (int n = 0; n < 4; ++n) {
+    const u32 sel = (s >> (4 * n)) & 7u;
+    r |= (u32)((v >> (8 * sel)) & 0xffu) << (8 * n);
+  }
+  return r;
+}
+
+// ---- APPROX: the special function unit (stand-ins, see the top) ----
+float __nvvm_ex2_approx_f(float x) { return canon_f(exp2f(x)); }
+float __nvvm_ex2_approx_ftz_f(float x) { return ftz(canon_f(exp2f(ftz(x)))); }
+float __nvvm_lg2_approx_f(float x) { return canon_f(log2f(x)); }
+float __nvvm_lg2_approx_ftz_f(float x) { return canon_f(log2f(ftz(x))); }
+float __nvvm_rsqrt_approx_f(float x) { return canon_f(1.0f / sqrtf(x)); }
+float __nvvm_rsqrt_approx_ftz_f(float x) { return ftz(canon_f(1.0f / sqrtf(ftz(x)))); }
+double __nvvm_rsqrt_approx_d(double x) { return canon_d(1.0 / sqrt(x)); }
+float __nvvm_sqrt_approx_f(float x) { return canon_f(sqrtf(x)); }
+float __nvvm_sqrt_approx_ftz_f(float x) { return ftz(canon_f(sqrtf(ftz(x)))); }
+float __nvvm_sin_approx_f(float x) { return canon_f(sinf(x)); }
+float __nvvm_sin_approx_ftz_f(float x) { return ftz(canon_f(sinf(ftz(x)))); }
+float __nvvm_cos_approx_f(float x) { return canon_f(cosf(x)); }
+float __nvvm_cos_approx_ftz_f(float x) { return canon_f(cosf(ftz(x))); }
+float __nvvm_tanh_approx_f32(float x) { return canon_f(tanhf(x)); }
+float __nvvm_div_approx_f(float a, float b) { return canon_f(a / b); }
+float __nvvm_div_approx_ftz_f(float a, float b) { return ftz(canon_f(ftz(a) / ftz(b))); }
+// rcp.approx.ftz.f64 (MUFU.RCP64H): works on the upper 32 bits; modelled as the reciprocal with
+// the low word cleared.
+double __nvvm_rcp_approx_ftz_d(double x) {
+  return bitsd(dbits(canon_d(1.0 / x)) & 0xffffffff00000000ull);
+}
+
+// ---- libdevice's inline PTX (rewrite.py maps each asm string to one of these) ----
+#define ASM_SUB(M, MODE)                                                                        \
+  float __asm_sub_##M##_f32(float a, float b) {                                                \
+    fesetround(MODE); volatile float r = a - b; fesetround(FE_TONEAREST); return canon_f(r);   \
+  }                                                                                             \
+  float __asm_sub_##M##_ftz_f32(float a, float b) { return ftz(__asm_sub_##M##_f32(ftz(a), ftz(b))); } \
+  double __asm_sub_##M##_f64(double a, double b) {                                             \
+    fesetround(MODE); volatile double r = a - b; fesetround(FE_TONEAREST); return canon_d(r);  \
+  }
+MODES(ASM_SUB)
+// bfind.shiftamt.u32: the left shift that brings the highest set bit to bit 31; 0xffffffff for 0.
+uint32_t __asm_bfind_shiftamt_u32(uint32_t x) { return x ? (uint32_t)__builtin_clz(x) : 0xffffffffu; }
+// setp.equ.f64 p, a, b; selp.f64 r, c, d, p: c when a == b or either is NaN.
+double __asm_selp_equ_f64(double a, double b, double c, double d) {
+  return (a == b || a != a || b != b) ? c : d;
+}
+// APPROX: rcp.approx.ftz.f32 (MUFU.RCP) and rsqrt.approx.ftz.f64 (MUFU.RSQ64H).
+float __asm_rcp_approx_ftz_f32(float x) { return ftz(canon_f(1.0f / ftz(x))); }
+double __asm_rsqrt_approx_ftz_f64(double x) {
+  return bitsd(dbits(canon_d(1.0 / sqrt(x))) & 0xffffffff00000000ull);
+}
+
+// llvm.convert.from.fp16 (in __nv_half2float) lowers to this libcall on x86-64 with LLVM 14.
+float __gnu_h2f_ieee(uint16_t h) {
+  const u32 sign = (u32)(h & 0x8000u) << 16;
+  const u32 e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+  if (e == 0x1f) return bitsf(sign | 0x7f800000u | m << 13);
+  if (e != 0) return bitsf(sign | (e + 112) << 23 | m << 13);
+  return bitsf(sign) + (sign ? -1.0f : 1.0f) * (float)m * 0x1p-24f;
+}
