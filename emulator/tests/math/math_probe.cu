@@ -73,6 +73,19 @@ typedef unsigned long long u64;
 #define D1(fn) r[0] = R_d(fn(A_d(0)))
 #define D2(fn) r[0] = R_d(fn(A_d(0), A_d(1)))
 #define D3(fn) r[0] = R_d(fn(A_d(0), A_d(1), A_d(2)))
+// sincos-like functions: both results (initialised, so that a result left unwritten prints 0).
+#define FSC(fn)       \
+  float s = 0.0f;     \
+  float c = 0.0f;     \
+  fn(A_f(0), &s, &c); \
+  r[0] = R_f(s);      \
+  r[1] = R_f(c)
+#define DSC(fn)       \
+  double s = 0.0;     \
+  double c = 0.0;     \
+  fn(A_d(0), &s, &c); \
+  r[0] = R_d(s);      \
+  r[1] = R_d(c)
 
 // Names the emulator does not declare yet: left out of its build (compare.py reports them as
 // missing on that side).
@@ -121,30 +134,30 @@ typedef unsigned long long u64;
   X(llrintf, "f>l", r[0] = R_l(llrintf(A_f(0))))                                                   \
   X(lroundf, "f>l", r[0] = R_l(static_cast<long long>(lroundf(A_f(0)))))                           \
   X(llroundf, "f>l", r[0] = R_l(llroundf(A_f(0))))                                                 \
-  X(__float2int_rn, "f>i", r[0] = R_i(__float2int_rn(A_f(0))))                                    \
-  X(__float2int_rz, "f>i", r[0] = R_i(__float2int_rz(A_f(0))))                                    \
-  X(__float2int_ru, "f>i", r[0] = R_i(__float2int_ru(A_f(0))))                                    \
-  X(__float2int_rd, "f>i", r[0] = R_i(__float2int_rd(A_f(0))))                                    \
-  X(__float2uint_rn, "f>i", r[0] = R_i(__float2uint_rn(A_f(0))))                                  \
-  X(__float2uint_rz, "f>i", r[0] = R_i(__float2uint_rz(A_f(0))))                                  \
-  X(__float2ll_rn, "f>l", r[0] = R_l(__float2ll_rn(A_f(0))))                                      \
-  X(__float2ll_rz, "f>l", r[0] = R_l(__float2ll_rz(A_f(0))))                                      \
-  X(__float2ull_rz, "f>l", r[0] = R_l(__float2ull_rz(A_f(0))))                                    \
+  X(__float2int_rn, "f>i", r[0] = R_i(__float2int_rn(A_f(0))))                                     \
+  X(__float2int_rz, "f>i", r[0] = R_i(__float2int_rz(A_f(0))))                                     \
+  X(__float2int_ru, "f>i", r[0] = R_i(__float2int_ru(A_f(0))))                                     \
+  X(__float2int_rd, "f>i", r[0] = R_i(__float2int_rd(A_f(0))))                                     \
+  X(__float2uint_rn, "f>i", r[0] = R_i(__float2uint_rn(A_f(0))))                                   \
+  X(__float2uint_rz, "f>i", r[0] = R_i(__float2uint_rz(A_f(0))))                                   \
+  X(__float2ll_rn, "f>l", r[0] = R_l(__float2ll_rn(A_f(0))))                                       \
+  X(__float2ll_rz, "f>l", r[0] = R_l(__float2ll_rz(A_f(0))))                                       \
+  X(__float2ull_rz, "f>l", r[0] = R_l(__float2ull_rz(A_f(0))))                                     \
   X(op_i2f, "i>f", r[0] = R_f(static_cast<float>(A_i(0))))                                         \
-  X(__int2float_rz, "i>f", r[0] = R_f(__int2float_rz(A_i(0))))                                    \
-  X(__int2float_ru, "i>f", r[0] = R_f(__int2float_ru(A_i(0))))                                    \
-  X(__int2float_rd, "i>f", r[0] = R_f(__int2float_rd(A_i(0))))                                    \
-  X(__uint2float_rn, "i>f", r[0] = R_f(__uint2float_rn(A_u(0))))                                  \
-  X(__uint2float_rz, "i>f", r[0] = R_f(__uint2float_rz(A_u(0))))                                  \
-  X(__ll2float_rn, "l>f", r[0] = R_f(__ll2float_rn(A_l(0))))                                      \
-  X(__ll2float_rz, "l>f", r[0] = R_f(__ll2float_rz(A_l(0))))                                      \
-  X(__ll2float_ru, "l>f", r[0] = R_f(__ll2float_ru(A_l(0))))                                      \
-  X(__ull2float_rd, "l>f", r[0] = R_f(__ull2float_rd(A_ul(0))))                                   \
-  X(sincosf, "f>ff", float s; float c; sincosf(A_f(0), &s, &c); r[0] = R_f(s); r[1] = R_f(c))      \
-  X(__sincosf, "f>ff", float s; float c; __sincosf(A_f(0), &s, &c); r[0] = R_f(s); r[1] = R_f(c))  \
-  X(sincospif, "f>ff", float s; float c; sincospif(A_f(0), &s, &c); r[0] = R_f(s); r[1] = R_f(c))  \
-  X(modff, "f>ff", float ip; r[0] = R_f(modff(A_f(0), &ip)); r[1] = R_f(ip))                       \
-  X(frexpf, "f>fi", int e; r[0] = R_f(frexpf(A_f(0), &e)); r[1] = R_i(e))                          \
+  X(__int2float_rz, "i>f", r[0] = R_f(__int2float_rz(A_i(0))))                                     \
+  X(__int2float_ru, "i>f", r[0] = R_f(__int2float_ru(A_i(0))))                                     \
+  X(__int2float_rd, "i>f", r[0] = R_f(__int2float_rd(A_i(0))))                                     \
+  X(__uint2float_rn, "i>f", r[0] = R_f(__uint2float_rn(A_u(0))))                                   \
+  X(__uint2float_rz, "i>f", r[0] = R_f(__uint2float_rz(A_u(0))))                                   \
+  X(__ll2float_rn, "l>f", r[0] = R_f(__ll2float_rn(A_l(0))))                                       \
+  X(__ll2float_rz, "l>f", r[0] = R_f(__ll2float_rz(A_l(0))))                                       \
+  X(__ll2float_ru, "l>f", r[0] = R_f(__ll2float_ru(A_l(0))))                                       \
+  X(__ull2float_rd, "l>f", r[0] = R_f(__ull2float_rd(A_ul(0))))                                    \
+  X(sincosf, "f>ff", FSC(sincosf))                                                                 \
+  X(__sincosf, "f>ff", FSC(__sincosf))                                                             \
+  X(sincospif, "f>ff", FSC(sincospif))                                                             \
+  X(modff, "f>ff", float ip = 0.0f; r[0] = R_f(modff(A_f(0), &ip)); r[1] = R_f(ip))                \
+  X(frexpf, "f>fi", int e = 0; r[0] = R_f(frexpf(A_f(0), &e)); r[1] = R_i(e))                      \
   /* ---- single precision, two or more arguments ---- */                                          \
   X(atan2f, "ff>f", F2(atan2f)) X(powf, "ff>f", F2(powf)) X(hypotf, "ff>f", F2(hypotf))            \
   X(rhypotf, "ff>f", F2(rhypotf)) X(fmodf, "ff>f", F2(fmodf))                                      \
@@ -162,7 +175,7 @@ typedef unsigned long long u64;
   X(__fdiv_ru, "ff>f", F2(__fdiv_ru)) X(__fdiv_rd, "ff>f", F2(__fdiv_rd))                          \
   X(op_fadd, "ff>f", r[0] = R_f(A_f(0) + A_f(1))) X(op_fsub, "ff>f", r[0] = R_f(A_f(0) - A_f(1)))  \
   X(op_fmul, "ff>f", r[0] = R_f(A_f(0) * A_f(1))) X(op_fdiv, "ff>f", r[0] = R_f(A_f(0) / A_f(1)))  \
-  X(remquof, "ff>fi", int q; r[0] = R_f(remquof(A_f(0), A_f(1), &q)); r[1] = R_i(q))               \
+  X(remquof, "ff>fi", int q = 0; r[0] = R_f(remquof(A_f(0), A_f(1), &q)); r[1] = R_i(q))           \
   X(ldexpf, "fe>f", r[0] = R_f(ldexpf(A_f(0), A_i(1))))                                            \
   X(scalbnf, "fe>f", r[0] = R_f(scalbnf(A_f(0), A_i(1))))                                          \
   X(scalblnf, "fe>f", r[0] = R_f(scalblnf(A_f(0), static_cast<long>(A_i(1)))))                     \
@@ -199,28 +212,28 @@ typedef unsigned long long u64;
   X(__drcp_ru, "d>d", D1(__drcp_ru)) X(__drcp_rd, "d>d", D1(__drcp_rd))                            \
   X(op_dneg, "d>d", r[0] = R_d(-A_d(0))) X(op_drcp, "d>d", r[0] = R_d(1.0 / A_d(0)))               \
   X(op_d2f, "d>f", r[0] = R_f(static_cast<float>(A_d(0))))                                         \
-  X(__double2float_rn, "d>f", r[0] = R_f(__double2float_rn(A_d(0))))                              \
-  X(__double2float_rz, "d>f", r[0] = R_f(__double2float_rz(A_d(0))))                              \
-  X(__double2float_ru, "d>f", r[0] = R_f(__double2float_ru(A_d(0))))                              \
-  X(__double2float_rd, "d>f", r[0] = R_f(__double2float_rd(A_d(0))))                              \
+  X(__double2float_rn, "d>f", r[0] = R_f(__double2float_rn(A_d(0))))                               \
+  X(__double2float_rz, "d>f", r[0] = R_f(__double2float_rz(A_d(0))))                               \
+  X(__double2float_ru, "d>f", r[0] = R_f(__double2float_ru(A_d(0))))                               \
+  X(__double2float_rd, "d>f", r[0] = R_f(__double2float_rd(A_d(0))))                               \
   X(ilogb, "d>i", r[0] = R_i(ilogb(A_d(0))))                                                       \
   X(lrint, "d>l", r[0] = R_l(static_cast<long long>(lrint(A_d(0)))))                               \
   X(llrint, "d>l", r[0] = R_l(llrint(A_d(0))))                                                     \
   X(lround, "d>l", r[0] = R_l(static_cast<long long>(lround(A_d(0)))))                             \
   X(llround, "d>l", r[0] = R_l(llround(A_d(0))))                                                   \
-  X(__double2int_rn, "d>i", r[0] = R_i(__double2int_rn(A_d(0))))                                  \
-  X(__double2int_rz, "d>i", r[0] = R_i(__double2int_rz(A_d(0))))                                  \
-  X(__double2uint_ru, "d>i", r[0] = R_i(__double2uint_ru(A_d(0))))                                \
-  X(__double2ll_rd, "d>l", r[0] = R_l(__double2ll_rd(A_d(0))))                                    \
-  X(__double2ull_rn, "d>l", r[0] = R_l(__double2ull_rn(A_d(0))))                                  \
+  X(__double2int_rn, "d>i", r[0] = R_i(__double2int_rn(A_d(0))))                                   \
+  X(__double2int_rz, "d>i", r[0] = R_i(__double2int_rz(A_d(0))))                                   \
+  X(__double2uint_ru, "d>i", r[0] = R_i(__double2uint_ru(A_d(0))))                                 \
+  X(__double2ll_rd, "d>l", r[0] = R_l(__double2ll_rd(A_d(0))))                                     \
+  X(__double2ull_rn, "d>l", r[0] = R_l(__double2ull_rn(A_d(0))))                                   \
   X(op_l2d, "l>d", r[0] = R_d(static_cast<double>(A_l(0))))                                        \
-  X(__ll2double_rz, "l>d", r[0] = R_d(__ll2double_rz(A_l(0))))                                    \
-  X(__ll2double_ru, "l>d", r[0] = R_d(__ll2double_ru(A_l(0))))                                    \
-  X(__ull2double_rd, "l>d", r[0] = R_d(__ull2double_rd(A_ul(0))))                                 \
-  X(sincos, "d>dd", double s; double c; sincos(A_d(0), &s, &c); r[0] = R_d(s); r[1] = R_d(c))      \
-  X(sincospi, "d>dd", double s; double c; sincospi(A_d(0), &s, &c); r[0] = R_d(s); r[1] = R_d(c))  \
-  X(modf, "d>dd", double ip; r[0] = R_d(modf(A_d(0), &ip)); r[1] = R_d(ip))                        \
-  X(frexp, "d>di", int e; r[0] = R_d(frexp(A_d(0), &e)); r[1] = R_i(e))                            \
+  X(__ll2double_rz, "l>d", r[0] = R_d(__ll2double_rz(A_l(0))))                                     \
+  X(__ll2double_ru, "l>d", r[0] = R_d(__ll2double_ru(A_l(0))))                                     \
+  X(__ull2double_rd, "l>d", r[0] = R_d(__ull2double_rd(A_ul(0))))                                  \
+  X(sincos, "d>dd", DSC(sincos))                                                                   \
+  X(sincospi, "d>dd", DSC(sincospi))                                                               \
+  X(modf, "d>dd", double ip = 0.0; r[0] = R_d(modf(A_d(0), &ip)); r[1] = R_d(ip))                  \
+  X(frexp, "d>di", int e = 0; r[0] = R_d(frexp(A_d(0), &e)); r[1] = R_i(e))                        \
   /* ---- double precision, two or more arguments ---- */                                          \
   X(atan2, "dd>d", D2(atan2)) X(pow, "dd>d", D2(pow)) X(hypot, "dd>d", D2(hypot))                  \
   X(rhypot, "dd>d", D2(rhypot)) X(fmod, "dd>d", D2(fmod)) X(remainder, "dd>d", D2(remainder))      \
@@ -236,7 +249,7 @@ typedef unsigned long long u64;
   X(__ddiv_ru, "dd>d", D2(__ddiv_ru)) X(__ddiv_rd, "dd>d", D2(__ddiv_rd))                          \
   X(op_dadd, "dd>d", r[0] = R_d(A_d(0) + A_d(1))) X(op_dsub, "dd>d", r[0] = R_d(A_d(0) - A_d(1)))  \
   X(op_dmul, "dd>d", r[0] = R_d(A_d(0) * A_d(1))) X(op_ddiv, "dd>d", r[0] = R_d(A_d(0) / A_d(1)))  \
-  X(remquo, "dd>di", int q; r[0] = R_d(remquo(A_d(0), A_d(1), &q)); r[1] = R_i(q))                 \
+  X(remquo, "dd>di", int q = 0; r[0] = R_d(remquo(A_d(0), A_d(1), &q)); r[1] = R_i(q))             \
   X(ldexp, "de>d", r[0] = R_d(ldexp(A_d(0), A_i(1))))                                              \
   X(scalbn, "de>d", r[0] = R_d(scalbn(A_d(0), A_i(1))))                                            \
   X(jn, "kd>d", r[0] = R_d(jn(A_i(0), A_d(1)))) X(yn, "kd>d", r[0] = R_d(yn(A_i(0), A_d(1))))      \
