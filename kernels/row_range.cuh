@@ -328,19 +328,33 @@ __device__ __forceinline__ void copy_rows_chunked(uint8_t* const (&dst)[kRows],
   ChunkedRow r[kRows];
   for (int k = 0; k < kRows; ++k)
     r[k] = chunked_row<kRealign>(dst[k] + begin, src[k] + begin, end - begin);
-  // Each lane's first head-or-tail uint16 is loaded first, so that its latency overlaps the
-  // interior's, and stored last (more of them per lane, preloaded, measured slower: RESULTS.md).
-  uint16_t edge[kRows];
+  // The head and tail (at most 14 uint16) are loaded first, so that their latency overlaps the
+  // interior's, and stored last: kEdge of them per lane (uint16 number lane + j * lanes), the rest
+  // (groups of fewer than 14 / kEdge lanes: tiny segments) one at a time at the end. Measured on
+  // the H200 (RESULTS.md): kEdge = kUnroll gained store_kv's two interleaved rows 7% at 2 chunks
+  // per lane; one row (the embedding) lost up to 15% with more than one.
+  constexpr int kEdge = kRows == 2 ? (kUnroll < 4 ? kUnroll : 4) : 1;
+  uint16_t edge[kRows][kEdge];
   for (int k = 0; k < kRows; ++k) {
-    const uint16_t* from = reinterpret_cast<const uint16_t*>(r[k].src + r[k].edge_offset(lane));
-    edge[k] = lane < r[k].edge / 2 ? load_unit<kStream>(from) : uint16_t{0};
+#pragma unroll
+    for (int j = 0; j < kEdge; ++j) {
+      const int h = lane + j * lanes;
+      edge[k][j] = h < r[k].edge / 2 ? load_unit<kStream>(reinterpret_cast<const uint16_t*>(
+                                           r[k].src + r[k].edge_offset(h)))
+                                     : uint16_t{0};
+    }
   }
   copy_chunks<kRows, kUnroll, kRealign, kStream>(r, lane, lanes, group_mask(lanes));
   for (int k = 0; k < kRows; ++k) {
     const int halves = r[k].edge / 2;
-    if (lane < halves)
-      store_unit<kStream>(reinterpret_cast<uint16_t*>(r[k].dst + r[k].edge_offset(lane)), edge[k]);
-    for (int h = lane + lanes; h < halves; h += lanes) {  // groups of fewer than 14 lanes
+#pragma unroll
+    for (int j = 0; j < kEdge; ++j) {
+      const int h = lane + j * lanes;
+      if (h < halves)
+        store_unit<kStream>(reinterpret_cast<uint16_t*>(r[k].dst + r[k].edge_offset(h)),
+                            edge[k][j]);
+    }
+    for (int h = lane + kEdge * lanes; h < halves; h += lanes) {
       const int64_t o = r[k].edge_offset(h);
       store_unit<kStream>(reinterpret_cast<uint16_t*>(r[k].dst + o),
                           load_unit<kStream>(reinterpret_cast<const uint16_t*>(r[k].src + o)));
