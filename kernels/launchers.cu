@@ -155,17 +155,23 @@ void store_kv_typed(const StoreKvArgs& a, const LaunchPlan& p, cudaStream_t stre
           log2_of(p.lanes));
 }
 
-template <typename V, int... kUnrolls>
+template <typename V, int kUnroll>
 void store_kv_index(const StoreKvArgs& a, const LaunchPlan& p, cudaStream_t stream) {
-  // The plan's unroll, one of the kernel's instantiated ones (store_kv_unroll()).
-  const bool int64 = a.index_type == IndexType::kInt64;
-  const bool launched =
-      ((p.unroll == kUnrolls &&
-        (int64 ? store_kv_typed<V, int64_t, kUnrolls>(a, p, stream)
-               : store_kv_typed<V, int32_t, kUnrolls>(a, p, stream),
-         true)) ||
-       ...);
-  (void)launched;
+  if (a.index_type == IndexType::kInt64) {
+    store_kv_typed<V, int64_t, kUnroll>(a, p, stream);
+  } else {
+    store_kv_typed<V, int32_t, kUnroll>(a, p, stream);
+  }
+}
+
+// The chunked kernels at the plan's unroll (store_kv_unroll(): 1 or 2).
+template <typename V>
+void store_kv_chunked(const StoreKvArgs& a, const LaunchPlan& p, cudaStream_t stream) {
+  if (p.unroll == 2) {
+    store_kv_index<V, 2>(a, p, stream);
+  } else {
+    store_kv_index<V, 1>(a, p, stream);
+  }
 }
 
 // ---- embedding dispatch: path -> index type ----
@@ -268,9 +274,9 @@ Status launch_store_kv(const StoreKvArgs& a, cudaStream_t stream, LaunchPlan* pl
   if (p.path == CopyPath::kUint4) {
     store_kv_index<uint4, 1>(a, p, stream);
   } else if (p.realign) {  // kUint32, kUint16: 16-byte chunks, realigned in registers
-    store_kv_index<RealignedByte, 1, 2>(a, p, stream);
+    store_kv_chunked<RealignedByte>(a, p, stream);
   } else {  // kUint32, kUint16: 16-byte chunks, every row's phase 0
-    store_kv_index<uint8_t, 1, 2>(a, p, stream);
+    store_kv_chunked<uint8_t>(a, p, stream);
   }
   return launch_result(plan, p);
 }
