@@ -58,6 +58,11 @@ packages_needed() {
   [ -f /usr/include/boost/context/fiber.hpp ] || missing+=(libboost-context-dev)
   [ -f /usr/include/gtest/gtest.h ] || missing+=(libgtest-dev)
   [ -f /usr/include/benchmark/benchmark.h ] || missing+=(libbenchmark-dev)
+  # The region translator (emulator/src/regions) is built on clang 14's libraries.
+  [ -f /usr/lib/llvm-14/include/clang/Tooling/Tooling.h ] || missing+=(libclang-14-dev)
+  [ -e /usr/lib/llvm-14/lib/libclang-cpp.so ] || missing+=(libclang-cpp14-dev)
+  [ -x /usr/lib/llvm-14/bin/llvm-config ] || missing+=(llvm-14-dev)
+  [ -x /usr/lib/llvm-14/bin/clang ] || missing+=(clang-14)
   echo "${missing[@]}"
 }
 do_setup() {

@@ -43,6 +43,12 @@ function(cuemu_add_executable name)
     endif()
   endforeach()
 
+  # The region translator the driver runs (in the build tree): a new one rebuilds the programs.
+  set(_regions)
+  if(TARGET cuemu-regions)
+    set(_regions $<TARGET_FILE:cuemu-regions>)
+  endif()
+
   set(_sources)
   set(_outdir ${CMAKE_CURRENT_BINARY_DIR}/cuemu/${name})
   foreach(_src ${ARG_SOURCES})
@@ -56,7 +62,7 @@ function(cuemu_add_executable name)
         OUTPUT ${_out}
         COMMAND ${CMAKE_COMMAND} -E make_directory ${_outdir}
         COMMAND ${_cuemu} cc -c ${_flags} ${_abs} -o ${_out} -MD -MF ${_out}.d
-        DEPENDS ${_abs} ${_cuemu}
+        DEPENDS ${_abs} ${_cuemu} ${_regions}
         DEPFILE ${_out}.d
         COMMENT "cuemu: compiling ${_src}"
         VERBATIM)

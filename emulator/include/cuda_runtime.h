@@ -25,6 +25,7 @@
 #include "cuemu/atomic_functions.h"
 #include "cuemu/device_functions.h"
 #include "cuemu/launch.h"
+#include "cuemu/regions.h"
 #include "cuemu/shared_memory.h"
 #include "cuemu/sync_functions.h"
 #include "cuemu/ptx.h"

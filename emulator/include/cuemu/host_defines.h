@@ -12,7 +12,16 @@
 #define __CUDACC__ 1
 #endif
 
-#ifdef __CUEMU_TRANSLATE__
+#if defined(__CUEMU_REGIONS_PARSE__)
+// The region translator's parse with clang (emulator/src/regions): kernels and shared
+// variables marked where its AST can see them.
+#define __host__
+#define __device__
+#define __constant__
+#define __managed__
+#define __global__ __attribute__((annotate("cuemu_global")))
+#define __shared__ __attribute__((annotate("cuemu_shared")))
+#elif defined(__CUEMU_TRANSLATE__)
 // Preprocessing a .cu for translation: leave markers for the rewriter.
 #define __host__ __cuemu_host__
 #define __device__ __cuemu_device__

@@ -43,6 +43,8 @@ struct kernel_entry {
   // A launch queued on a stream keeps its own copy of the parameters (the stub's go away).
   void* (*copy_params)(const void* params) = nullptr;
   void (*free_params)(void* params) = nullptr;
+  // The kernel has a region form (cuemu/regions.h): a block can run as loops over its threads.
+  bool regions = false;
 };
 
 template <class Tuple>
@@ -145,7 +147,7 @@ constexpr std::size_t kernel_parameter_bytes() {
 inline constexpr std::size_t kMaxKernelParameterBytes = 32764;
 
 // The host side of a __global__ function F, called by its prologue with the arguments.
-template <auto F, class... P, class... A>
+template <auto F, bool Regions, class... P, class... A>
 void launch_with(void (*)(P...), const char* name, const char* signature, A&&... args) {
   static_assert(kernel_parameter_bytes<std::decay_t<P>...>() <= kMaxKernelParameterBytes,
                 "cuemu: this kernel's parameters take more than 32764 bytes, CUDA's limit for a "
@@ -161,15 +163,16 @@ void launch_with(void (*)(P...), const char* name, const char* signature, A&&...
   e.free_params = &free_kernel_params<std::tuple<std::decay_t<P>...>>;
   e.name = name;
   e.signature = signature;
+  e.regions = Regions;
   launch(e);
 }
 
 // Out of line and cold: the kernel's prologue stays small, so the kernel can be inlined into its
 // run_lane_batch loop.
-template <auto F, class... A>
+template <auto F, bool Regions = false, class... A>
 [[gnu::noinline, gnu::cold]] void launch_from_stub(const char* name, const char* signature,
                                                    A&&... args) {
-  launch_with<F>(F, name, signature, std::forward<A>(args)...);
+  launch_with<F, Regions>(F, name, signature, std::forward<A>(args)...);
 }
 
 // cudaLaunchKernel((const void*)k, ...) needs the parameter types of k: every non-template

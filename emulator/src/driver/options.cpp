@@ -171,6 +171,8 @@ void print_usage() {
       "emulator options (for run, and recorded as defaults in programs built by cc):\n"
       "      --check=memcheck,racecheck,synccheck,streams|all   --schedule=forward|reverse|random[:SEED]\n"
       "      --streams=async|sync (sync: stream work runs inside the call that issues it)\n"
+      "      --exec=loops|fibers (loops, the default: a kernel whose barrier regions the translator\n"
+      "      proved safe runs them as loops over its threads; -v says which kernels and why not)\n"
       "      --workers=N   --stack-size=BYTES[K|M]   --timeout=SECONDS\n"
       "      --compare-schedules=N (run N times: forward, reverse, random:1..; report when the\n"
       "      outputs differ, a cheap detector of order dependence)\n"
@@ -364,6 +366,9 @@ options parse_options(int argc, char** argv) {
       if (v == "per-thread") o.preprocessor.push_back("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1");
       else if (v != "legacy" && v != "null")
         usage_error("invalid " + a + " (expected legacy, null or per-thread)");
+    } else if (take_value(a, "--exec", i, argc, argv, v)) {
+      if (v != "loops" && v != "fibers") usage_error("invalid " + a + " (expected loops or fibers)");
+      o.env.push_back("CUEMU_EXEC=" + v);
     } else if (take_value(a, "--schedule", i, argc, argv, v)) {
       const bool ok = v == "forward" || v == "reverse" || v == "random" ||
                       (starts_with(v, "random:") && is_unsigned(v.substr(7)) && v.size() - 7 <= 19);

@@ -152,7 +152,9 @@ paths locate_paths() {
     p.include_dir = here + "/../include/cuemu";
     if (exists(p.include_dir + "/cccl/cub/cub.cuh")) p.cccl_dir = p.include_dir + "/cccl";
     for (int i = 0; i < 3; ++i) p.runtime_lib[i] = here + "/../lib/" + names[i];
+    if (exists(here + "/cuemu-regions")) p.regions_tool = here + "/cuemu-regions";
   } else {
+    p.regions_tool = CUEMU_BUILD_REGIONS_TOOL;
     p.include_dir = CUEMU_BUILD_INCLUDE_DIR;
     p.cccl_dir = CUEMU_BUILD_CCCL_DIR;
     p.runtime_lib[0] = CUEMU_BUILD_RUNTIME_LIB;
@@ -160,6 +162,8 @@ paths locate_paths() {
     p.runtime_lib[2] = CUEMU_BUILD_RUNTIME_RACECHECK_LIB;
   }
   p.boost_context = CUEMU_BOOST_CONTEXT_LIB;
+  p.clang_resource_dir = CUEMU_CLANG_RESOURCE_DIR;
+  if (!p.regions_tool.empty() && !exists(p.regions_tool)) p.regions_tool.clear();
   const char* cxx = std::getenv("CUEMU_CXX");
   p.cxx = cxx && *cxx ? cxx : CUEMU_HOST_CXX;
   return p;
@@ -177,7 +181,7 @@ std::string read_file(const std::string& path) {
 // Preprocesses `in` into `out` and `text` (the same text; `out` stays for --keep and -v).
 int preprocess_cu(const options& o, const paths& p, variant v, const std::string& in, bool device_pass,
                   const std::string& out, const std::string& depfile, const std::string& dep_target,
-                  std::string& text) {
+                  std::string& text, const std::string& quote_dir = "") {
   if (!exists(in)) {
     std::fprintf(stderr, "cuemu: %s: no such file\n", in.c_str());
     return 2;
@@ -197,6 +201,7 @@ int preprocess_cu(const options& o, const paths& p, variant v, const std::string
   // told of): headers keep the emulator's per-worker records out of it (cuemu/progress.h).
   if (v == variant::racecheck) cmd.push_back("-D__CUEMU_RACECHECK__");
   if (v == variant::memcheck) cmd.push_back("-D__CUEMU_MEMCHECK__");  // AddressSanitizer's (cuemu/launch.h)
+  if (!quote_dir.empty()) cmd.insert(cmd.end(), {"-iquote", quote_dir});
   for (const auto& f : user_preprocessor_flags(o, p)) cmd.push_back(f);
   if (!depfile.empty()) cmd.insert(cmd.end(), {"-MD", "-MF", depfile, "-MT", dep_target.empty() ? out : dep_target});
   cmd.push_back(in);
@@ -257,16 +262,80 @@ int translate_cu(const options& o, const paths& p, variant v, const std::string&
   return translate_text(o, p, v, in, text, pass, pass == translate::pass::single ? "" : unit_name(in, out), out);
 }
 
+namespace {
+
+// cuemu-regions (emulator/src/regions): `in` with a region form at the top of every kernel it
+// can prove safe, written to `regions_cu`. Returns false when no kernel has one (or the tool is
+// not there): `in` is compiled as it is.
+bool write_region_forms(const options& o, const paths& p, const std::string& in,
+                        const std::string& regions_cu) {
+  if (p.regions_tool.empty() || read_file(in).find("__syncthreads") == std::string::npos) return false;
+  const std::string report = regions_cu + ".report";
+  std::vector<std::string> cmd{p.regions_tool, in, "-o", regions_cu, "--file", in, "--report", report,
+                               "--", "-x", "c++", "-std=" + o.std, "-D__CUEMU_REGIONS_PARSE__",
+                               "-I" + p.include_dir, "-include", "cuda_runtime.h"};
+  if (!p.clang_resource_dir.empty()) cmd.insert(cmd.end(), {"-resource-dir", p.clang_resource_dir});
+  if (!p.cccl_dir.empty()) cmd.insert(cmd.end(), {"-isystem", p.cccl_dir});
+  for (const auto& d : nvcc_macros(o, true)) cmd.push_back(d);
+  cmd.push_back("-D__CUDA_ARCH__=" + std::to_string(o.arch * 10));
+  cmd.push_back("-D__CUEMU_UNIT_ARCH__=" + std::to_string(o.arch));
+  for (const auto& f : user_preprocessor_flags(o, p)) cmd.push_back(f);
+  const std::string messages = regions_cu + ".stderr";
+  const int rc = run_process(cmd, {}, o.verbose, "", messages);
+  if (o.verbose) {
+    std::fputs(read_file(report).c_str(), stderr);
+    std::fputs(read_file(messages).c_str(), stderr);
+  }
+  std::remove(report.c_str());
+  std::remove(messages.c_str());
+  return rc == 0;
+}
+
+int compile_cu_text(const options& o, const paths& p, variant v, const std::string& in,
+                    const std::string& out, const std::string& depfile, const std::string& dep_target,
+                    const std::string& quote_dir);
+
+}  // namespace
+
 int compile_cu(const options& o, const paths& p, variant v, const std::string& in,
                const std::string& out, const std::string& depfile, const std::string& dep_target) {
+  const std::string regions_cu = out + ".regions.cu";
+  if (v != variant::plain || !write_region_forms(o, p, in, regions_cu))
+    return compile_cu_text(o, p, v, in, out, depfile, dep_target, "");
+  const std::size_t slash = in.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : in.substr(0, slash == 0 ? 1 : slash);
+  int rc = compile_cu_text(o, p, v, regions_cu, out, depfile, dep_target, dir);
+  if (!o.keep) std::remove(regions_cu.c_str());
+  if (rc != 0) {
+    // The region forms must never cost a build: compile the kernels as they were.
+    if (o.verbose)
+      std::fprintf(stderr, "cuemu: %s did not compile with its region forms; compiling it without\n",
+                   in.c_str());
+    return compile_cu_text(o, p, v, in, out, depfile, dep_target, "");
+  }
+  if (!depfile.empty()) {  // the dependency is the user's file
+    std::string d = read_file(depfile);
+    for (std::size_t at; (at = d.find(regions_cu)) != std::string::npos;) d.replace(at, regions_cu.size(), in);
+    std::ofstream(depfile, std::ios::binary) << d;
+  }
+  return 0;
+}
+
+namespace {
+
+int compile_cu_text(const options& o, const paths& p, variant v, const std::string& in,
+                    const std::string& out, const std::string& depfile, const std::string& dep_target,
+                    const std::string& quote_dir) {
   // nvcc compiles a .cu twice, with and without __CUDA_ARCH__. When the two preprocessed texts
   // are the same, nothing tests it and one pass is the whole program.
   const std::string host_pre = out + ".host.pre", device_pre = out + ".device.pre";
   const std::string target = dep_target.empty() ? out : dep_target;
   std::string host_text, device_text;
-  if (int rc = preprocess_cu(o, p, v, in, false, host_pre, depfile, target, host_text); rc != 0) return rc;
+  if (int rc = preprocess_cu(o, p, v, in, false, host_pre, depfile, target, host_text, quote_dir); rc != 0)
+    return rc;
   const std::string device_dep = depfile.empty() ? "" : depfile + ".device";
-  if (int rc = preprocess_cu(o, p, v, in, true, device_pre, device_dep, target, device_text); rc != 0) return rc;
+  if (int rc = preprocess_cu(o, p, v, in, true, device_pre, device_dep, target, device_text, quote_dir); rc != 0)
+    return rc;
   if (!o.keep) {
     std::remove(host_pre.c_str());
     std::remove(device_pre.c_str());
@@ -294,6 +363,8 @@ int compile_cu(const options& o, const paths& p, variant v, const std::string& i
     for (const std::string& f : {host_ii, device_ii, host_o, device_o}) std::remove(f.c_str());
   return rc;
 }
+
+}  // namespace
 
 int preprocess_only(const options& o, const paths& p, variant v, const std::string& in,
                     const std::string& out, bool deps_only, const std::string& dep_target) {

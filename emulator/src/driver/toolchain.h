@@ -18,6 +18,8 @@ struct paths {
   std::string runtime_lib[3];  // libcuemu_runtime{,_memcheck,_racecheck}.a, by variant
   std::string boost_context;
   std::string cxx;          // host C++ compiler (CUEMU_CXX overrides)
+  std::string regions_tool;  // cuemu-regions (emulator/src/regions), or "" when not built
+  std::string clang_resource_dir;
 };
 paths locate_paths();
 

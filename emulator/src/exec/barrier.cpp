@@ -39,6 +39,7 @@ void called_off_device(const char* what) {
 int block_executor::barrier_entry(barrier_op op, int predicate, source_location where) {
   block_executor* e = t_current_executor;
   if (!e) [[unlikely]] called_off_device(op == barrier_op::grid ? "this_grid().sync()" : "__syncthreads");
+  if (e->regions_) [[unlikely]] e->outside_regions("__syncthreads()", where);
   if (op == barrier_op::grid && !e->launch_->cooperative) [[unlikely]]
     e->fault_current_lane("invalid grid synchronization", where.file, where.line,
                           "  this_grid().sync() in a kernel not launched with "

@@ -173,6 +173,11 @@ class block_executor {
     return l.index < spins_.size() ? spins_[l.index].pc : nullptr;
   }
   void release_barrier();
+  // The region form (cuemu/regions.h, exec/region_block.cpp): the whole block in one call.
+  bool use_regions() const noexcept;
+  void run_regions();
+  [[noreturn]] void outside_regions(const char* what, source_location where);
+  friend struct region_block;
   void report_livelock();
   runner* target_for(lane* next);
   void wait_here(lane& l);
@@ -253,6 +258,14 @@ class block_executor {
   bool preemptible_ = false;                  // registered with the preemption monitor
   unsigned preemptions_ = 0;                  // of this block
   bool synccheck_ = false;
+  bool regions_ = false;  // the running block runs its region form
+  std::vector<unsigned char> region_exited_;
+  std::vector<unsigned> slot_index_, index_slot_;  // slot <-> linear thread index
+  struct region_arena {
+    std::vector<std::unique_ptr<unsigned char[]>> chunks;
+    std::vector<std::size_t> sizes;
+    std::size_t chunk = 0, used = 0;
+  } region_arena_;
   bool faulted_ = false;
   bool shutting_down_ = false;
 };

@@ -79,6 +79,10 @@ exec_options parse() {
     if (!std::strcmp(s, "sync")) o.sync_streams = true;
     else if (std::strcmp(s, "async") != 0) bad("CUEMU_STREAMS", s, "async or sync");
   }
+  if (const char* s = std::getenv("CUEMU_EXEC"); s && *s) {
+    if (!std::strcmp(s, "fibers")) o.loops = false;
+    else if (std::strcmp(s, "loops") != 0) bad("CUEMU_EXEC", s, "loops or fibers");
+  }
 #if defined(CUEMU_RACECHECK)
   // racecheck orders launches by their issue order (one grid at a time): stream work runs at
   // the call.

@@ -20,6 +20,9 @@ struct exec_options {
   // CUEMU_STREAMS=sync: stream work runs inside the call that issues it, in issue order (for
   // debugging; always in the racecheck runtime). Default async: a thread per stream.
   bool sync_streams = false;
+  // CUEMU_EXEC=fibers: every CUDA thread a coroutine, even in kernels with a region form
+  // (default loops: such kernels run their barrier regions as loops over threads).
+  bool loops = true;
 };
 
 // Parsed once, on first use; a malformed value is reported and the process exits with status 2.

@@ -144,7 +144,7 @@ void spin_yield() noexcept {
 void block_executor::spin(const void* pc, bool now) {
   spin_watch& s = t_spin;
   lane* lp = cur();
-  if (!lp || faulted_) {
+  if (!lp || faulted_ || regions_) {  // a region form cannot yield (it has no loop that polls)
     s.same = s.polls = 0;
     return;
   }
@@ -173,7 +173,7 @@ void block_executor::spin(const void* pc, bool now) {
 
 void block_executor::preempt() {
   lane* lp = cur();
-  if (!lp || faulted_ || running_ == &sched_ || has_exited(*lp)) return;
+  if (!lp || faulted_ || regions_ || running_ == &sched_ || has_exited(*lp)) return;
   lane& l = *lp;
   if (l.state == lane_state::unstarted) leave_batch(l);
   else if (l.state != lane_state::running) return;

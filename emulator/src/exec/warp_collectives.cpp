@@ -64,6 +64,7 @@ std::uint64_t block_executor::collective_entry(warp_op op, unsigned mask, std::u
                                                int arg, int width, source_location where) {
   block_executor* e = t_current_executor;
   if (!e) [[unlikely]] called_off_device(warp_op_name(op));
+  if (e->regions_) [[unlikely]] e->outside_regions(warp_op_name(op), where);
   return e->collective(op, mask, value, arg, width, where);
 }
 

@@ -83,11 +83,15 @@ void block_executor::setup_block(const launch_state& launch, std::uint64_t sched
     permute(warp_order_, opt.schedule, rng);
     slot_tid_.resize(n);
     slot_lane_.resize(n);
+    slot_index_.resize(n);
+    index_slot_.resize(n);
     for (const warp& w : warps_)
       for (unsigned k = 0; k < w.count; ++k) {
         lane& l = lanes_[w.first + w.order[k]];
         slot_tid_[w.first + k] = l.tid;
         slot_lane_[w.first + k] = &l;
+        slot_index_[w.first + k] = l.index;
+        index_slot_[l.index] = w.first + k;
       }
     batch_.tid = slot_tid_.data();
     batch_.lane = slot_lane_.data();

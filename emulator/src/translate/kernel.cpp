@@ -291,9 +291,17 @@ std::size_t rewrite_kernel(context& cx, std::size_t marker, const scope_info& sc
                       ": a host function, which nvcc refuses in device code (end the thread with "
                       "return, or the kernel with __trap())");
   }
+  // A kernel given a region form by cuemu-regions (cuemu/regions.h) starts with
+  // `__cuemu_regions(OK)`: OK tells the launch whether this instantiation has it.
+  std::string regions;
+  if (cx.is(d.body + 1, "__cuemu_regions") && cx.is(d.body + 2, "(") && cx.match[d.body + 2] != npos) {
+    const std::size_t close = cx.match[d.body + 2];
+    regions = ", (" + cx.join(d.body + 3, close) + ")";
+    cx.blank(d.body + 1, close);
+  }
   cx.edits.insert(cx.toks[d.body].end(),
                   "if (::cuemu::detail::is_launch_call()) { ::cuemu::detail::launch_from_stub<"
-                  "static_cast<void (*)(" + decltypes + ")>(&" + name + targs + ")>(" +
+                  "static_cast<void (*)(" + decltypes + ")>(&" + name + targs + ")" + regions + ">(" +
                       quoted(name) + ", __PRETTY_FUNCTION__" + args + "); return; }");
   if (!template_params)
     cx.edits.insert(cx.toks[cx.match[d.body]].end(), registrar(cx, types, name) + published);

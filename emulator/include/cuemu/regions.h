@@ -1,0 +1,175 @@
+// Barrier regions as loops over threads: what the code written by cuemu-regions
+// (emulator/src/regions) calls. A kernel the region translator proved safe gets, at the top of
+// its body, a second form of itself: its statements cut at __syncthreads() into regions, each
+// region a loop over the block's threads (`each`), the block-level control flow around them
+// (loops and branches holding a barrier, their conditions proved the same in every thread)
+// evaluated once (`uniform`, `once`),
+// and every local variable that lives across a barrier stored per thread (`region_var`).
+// The executor (exec/region_block.cpp) runs a block of such a kernel by calling it once with
+// t_regions set, instead of running each CUDA thread as a coroutine.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <type_traits>
+
+#include <device_launch_parameters.h>
+
+#include "cuemu/launch.h"
+#include "cuemu/sync_functions.h"
+
+namespace cuemu::detail {
+
+template <class T>
+class region_var;
+
+struct region_block {
+  const uint3* tid = nullptr;    // threadIdx by slot (the block's schedule order)
+  void* const* lane = nullptr;   // the executor's record of each slot's CUDA thread
+  void** current = nullptr;      // where the executor keeps the CUDA thread running now
+  unsigned n = 0;                // threads in the block
+  unsigned live = 0;             // threads that have not returned
+  unsigned char* exited = nullptr;  // per slot: returned (or PTX exit)
+  unsigned first = 0;               // no thread before this slot is live
+  const unsigned* index_of = nullptr;  // slot -> the thread's linear index in the block
+  const unsigned* slot_of = nullptr;   // linear index -> slot
+  void* owner = nullptr;  // the block executor
+
+  void* alloc(std::size_t bytes, std::size_t align);  // exec/region_block.cpp
+
+  // Runs f(slot) as each thread of the block that has not returned, in schedule order. f returns
+  // false where the thread returned from the kernel.
+  template <class F>
+  [[gnu::always_inline]] inline void each(F&& f) {
+    const uint3* const t = tid;
+    void* const* const l = lane;
+    void** const cur = current;
+    unsigned char* const gone = exited;
+    for (unsigned s = 0, e = n; s < e; ++s) {
+      if (gone[s]) continue;
+      *cur = l[s];
+      threadIdx = t[s];
+      bool go;
+      try {
+        go = f(s);
+      } catch (const thread_exit_signal&) {
+        go = false;
+      }
+      if (!go) {
+        gone[s] = 1;
+        --live;
+      }
+    }
+    *cur = nullptr;
+  }
+
+  // Code whose effect is the same in every thread (the translation proved it: a uniform loop
+  // counter's initialisation or increment): run as the first thread that has not returned.
+  template <class F>
+  [[gnu::always_inline]] inline void once(F&& f) {
+    unsigned s = first;
+    while (s < n && exited[s]) ++s;
+    first = s;
+    if (s == n) return;
+    *current = lane[s];
+    threadIdx = tid[s];
+    f(s);
+    *current = nullptr;
+  }
+  template <class T>
+  [[gnu::always_inline]] inline T shuffle(warp_op op, const region_var<T>& x, unsigned s, int arg,
+                                          int width) const {
+    return region_shuffle(*this, op, x, s, arg, width);
+  }
+  // The condition of a block-level loop or branch, proved the same in every thread.
+  template <class F>
+  [[gnu::always_inline]] inline bool uniform(F&& f) {
+    bool r = false;
+    once([&](unsigned s) { r = f(s); });
+    return r;
+  }
+
+};
+
+// Set by the executor while it runs a block of a kernel that has a region form.
+inline thread_local region_block* t_regions = nullptr;
+
+// A local variable live across a barrier: one per thread of the block.
+template <class T>
+class region_var {
+ public:
+  using stored = std::remove_cv_t<T>;
+  explicit region_var(region_block& b)
+      : p_(static_cast<stored*>(b.alloc(sizeof(stored) * b.n, alignof(stored)))) {}
+  T& operator[](unsigned s) const noexcept { return p_[s]; }
+  // The declaration's initialisation (the variable may be const, or an array).
+  void set(unsigned s, const stored& v) const noexcept { std::memcpy(&p_[s], &v, sizeof(stored)); }
+
+ private:
+  stored* p_;
+};
+
+// A variable live across a barrier that has one value in every thread (the translation proved
+// it): one copy for the block.
+template <class T>
+class region_uniform {
+ public:
+  using stored = std::remove_cv_t<T>;
+  explicit region_uniform(region_block&) {}
+  T& operator[](unsigned) noexcept { return v_; }
+  void set(unsigned, const stored& v) noexcept { std::memcpy(&v_, &v, sizeof(stored)); }
+
+ private:
+  stored v_;
+};
+
+// The result of a whole warp's __shfl*_sync for the thread in `slot`, from the values `x` every
+// thread of the block offered: the rules of exec/warp_collectives.cpp (a lane past the end of a
+// partial last warp reads 0).
+template <class T>
+[[gnu::always_inline]] inline T region_shuffle(const region_block& b, warp_op op,
+                                               const region_var<T>& x, unsigned slot, int arg,
+                                               int width) {
+  const unsigned i = b.index_of[slot];
+  const unsigned lane = i & 31u, warp_first = i - lane;
+  const unsigned count = b.n - warp_first < 32u ? b.n - warp_first : 32u;
+  const unsigned segmask = (32u - static_cast<unsigned>(width)) & 31u;
+  const unsigned a = static_cast<unsigned>(arg) & 31u;
+  const unsigned min_lane = lane & segmask, max_lane = min_lane | (31u & ~segmask);
+  unsigned j;
+  bool valid;
+  switch (op) {
+    case warp_op::shfl_up:
+      j = lane - a;
+      valid = static_cast<int>(j) >= static_cast<int>(min_lane);
+      break;
+    case warp_op::shfl_down:
+      j = lane + a;
+      valid = j <= max_lane;
+      break;
+    case warp_op::shfl_xor:
+      j = lane ^ a;
+      valid = j <= max_lane;
+      break;
+    default:
+      j = min_lane | (a & ~segmask);
+      valid = j <= max_lane;
+      break;
+  }
+  if (!valid) return x[slot];
+  if (j >= count) {
+    T zero;
+    std::memset(static_cast<void*>(&zero), 0, sizeof zero);
+    return zero;
+  }
+  return x[b.slot_of[warp_first + j]];
+}
+
+template <class T>
+using region_type = std::remove_reference_t<T>;
+
+// Whether variables of these types can be stored per thread (copied bytewise).
+template <class... T>
+inline constexpr bool regions_ok = (std::is_trivially_copyable_v<std::remove_cv_t<T>> && ...);
+
+}  // namespace cuemu::detail

@@ -1,0 +1,983 @@
+// The region form of a kernel (see cuemu/regions.h for what it runs on).
+//
+// The statements that hold a synchronisation point (__syncthreads(), a whole warp's
+// __syncwarp() or __shfl*_sync()) are the block level: compound statements, loops (for, while,
+// do) and branches (if) whose conditions are proved the same in every thread (made of constants,
+// parameters no thread writes, blockIdx/blockDim/gridDim and variables proved so), and the points
+// themselves. Every run of statements between them is a region, written as
+//   __cuemu_rb->each([&](unsigned __cuemu_s) -> bool { <bindings> <statements> return true; });
+// A statement holding a shuffle is two regions: every thread offers its value, then every thread
+// runs the statement with its result. A variable declared at block level and used outside the
+// region that declares it lives in a region_var (one per thread), or in a region_uniform (one per
+// block) when it is uniform and written only by a for loop's initialisation or increment, which
+// then run once; each region that uses it binds its name to the copy. Declarations that are the
+// same for every thread (__shared__, static, constexpr, types) move to the top. `return` in a
+// region ends that thread (`return false`). Anything the translation cannot prove right (a
+// barrier in a called function, in a switch or under a condition that may differ between
+// threads, break/continue across a barrier, a goto, a loop that polls memory and may spin,
+// ballots and votes, a return before a shuffle, calls it cannot see) keeps the kernel on
+// coroutines, with the reason.
+#include "regions/kernel_regions.h"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+namespace cuemu::regions {
+namespace {
+
+struct refusal {
+  std::string why;
+};
+
+struct item {
+  enum kind_t { region, compound, if_, for_, while_, do_, shuffle } kind = region;
+  const clang::Stmt* s = nullptr;
+  std::vector<const clang::Stmt*> stmts;  // region: its statements
+  std::vector<item> body, other;          // compound/loop body; if: then, else
+  int seg = -1;                           // region: its segment
+  int cond_seg = -1, init_seg = -1, inc_seg = -1;
+  int value_seg = -1, shuffle_no = -1;  // shuffle: the values offered, and which shuffle
+};
+
+// A warp shuffle of the whole warp in a block-level statement: every thread offers its value
+// (one region), then every thread runs the statement with the shuffle's result (the next).
+struct shuffle_point {
+  const clang::CallExpr* call = nullptr;
+  const char* op = nullptr;
+  std::string width;
+  std::string type;
+};
+
+// Code run per thread in one lambda: a region, a condition, a for's init or increment.
+struct segment {
+  std::vector<const clang::Stmt*> stmts;
+  const clang::Expr* expr = nullptr;  // a condition / increment / a shuffle's value
+  int offers = -1;                    // the shuffle whose value this segment computes
+  std::set<const clang::VarDecl*> uses;
+};
+
+class translator {
+ public:
+  translator(clang::ASTContext& ctx, sync_calls& calls, const clang::FunctionDecl* k,
+             const std::string& file)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), calls_(calls), k_(k), file_(file),
+        scratch_(ctx.getSourceManager(), ctx.getLangOpts()) {}
+
+  kernel_result run();
+
+ private:
+  unsigned line_of(clang::SourceLocation l) const { return sm_.getExpansionLineNumber(l); }
+  [[noreturn]] void refuse(const std::string& why, const clang::Stmt* at) const {
+    throw refusal{why + (at ? " (line " + std::to_string(line_of(at->getBeginLoc())) + ")" : "")};
+  }
+  bool has_barrier(const clang::Stmt* s);
+  std::vector<item> sequence(const std::vector<const clang::Stmt*>& stmts);
+  item block_level(const clang::Stmt* s);
+  item shuffle_statement(const clang::Stmt* s);
+  int new_segment(std::vector<const clang::Stmt*> stmts, const clang::Expr* e);
+  void declare(const clang::DeclStmt* d, int seg);
+  bool invariant(const clang::DeclStmt* d);
+  void check_jumps(const clang::Stmt* s);
+  void collect_uses();
+  bool uniform(const clang::Expr* e) const;
+  void find_uniform();
+  void require_uniform();
+  std::string type_of(const clang::VarDecl* v);
+  void prepare_edits();
+  std::string text(const clang::Stmt* s);
+  std::string expr_text(const clang::Expr* e) {
+    return scratch_.getRewrittenText(sm_.getExpansionRange(e->getSourceRange()));
+  }
+  std::string line_directive(const clang::Stmt* s) const;
+  std::string bindings(int seg);
+  std::string lambda(int seg, bool condition);
+  bool runs_once(int seg) const;
+  void emit(const std::vector<item>& items, std::string& out, int depth);
+
+  clang::ASTContext& ctx_;
+  clang::SourceManager& sm_;
+  sync_calls& calls_;
+  const clang::FunctionDecl* k_;
+  std::string file_;
+  clang::Rewriter scratch_;  // the kernel's statements with their edits, read back per segment
+
+  std::map<const clang::Stmt*, bool> barrier_;
+  std::vector<segment> segs_;
+  std::map<const clang::VarDecl*, int> declared_in_;  // block-level variables
+  std::vector<const clang::DeclStmt*> moved_;         // to the top
+  std::set<const clang::Stmt*> block_loops_;
+  std::vector<const clang::VarDecl*> hoisted_;
+  std::map<const clang::VarDecl*, int> slot_of_;  // hoisted -> storage number
+  std::vector<const clang::ParmVarDecl*> params_;  // parameters a thread writes
+  std::vector<std::string> dependent_types_;
+  std::set<const clang::VarDecl*> uniform_;  // block-level variables equal in every thread
+  // Those of them stored once for the block: written only where one thread's run is every
+  // thread's (a for loop's initialisation or increment).
+  std::set<const clang::VarDecl*> single_;
+  std::vector<std::pair<const clang::VarDecl*, const clang::Expr*>> writes_;  // (var, whole write)
+  std::set<const clang::Expr*> for_parts_;  // for loops' increments (expressions)
+  std::vector<const clang::Expr*> conditions_;  // of block-level loops and branches
+  std::vector<shuffle_point> shuffles_;
+  std::vector<std::string> offered_;  // per shuffle: its value's text
+};
+
+bool translator::has_barrier(const clang::Stmt* s) {
+  if (!s) return false;
+  if (auto it = barrier_.find(s); it != barrier_.end()) return it->second;
+  bool b = sync_calls::is_barrier_call(s) || sync_calls::shuffle_op(s);
+  if (!b && !llvm::isa<clang::LambdaExpr>(s))
+    for (const clang::Stmt* c : s->children())
+      if (has_barrier(c)) {
+        b = true;
+        break;
+      }
+  barrier_[s] = b;
+  return b;
+}
+
+int translator::new_segment(std::vector<const clang::Stmt*> stmts, const clang::Expr* e) {
+  segment g;
+  g.stmts = std::move(stmts);
+  g.expr = e;
+  segs_.push_back(std::move(g));
+  return static_cast<int>(segs_.size()) - 1;
+}
+
+bool translator::invariant(const clang::DeclStmt* d) {
+  bool any_var = false, all_invariant = true, any_invariant = false;
+  for (const clang::Decl* x : d->decls()) {
+    const auto* v = llvm::dyn_cast<clang::VarDecl>(x);
+    bool inv;
+    if (!v) {
+      inv = true;
+    } else {
+      any_var = true;
+      bool shared = false;
+      for (const auto* a : v->specific_attrs<clang::AnnotateAttr>())
+        if (a->getAnnotation() == "cuemu_shared") shared = true;
+      const bool constant_init =
+          !v->hasInit() || (!v->getInit()->isValueDependent() && v->hasConstantInitialization());
+      inv = shared || v->hasExternalStorage() || v->isConstexpr() ||
+            (v->isStaticLocal() && constant_init) ||
+            (v->getType().isConstQualified() && !v->getType()->isDependentType() &&
+             v->getType()->isIntegralOrEnumerationType() && v->hasInit() &&
+             !v->getInit()->isValueDependent() && v->isUsableInConstantExpressions(ctx_));
+      if (v->isStaticLocal() && !constant_init) refuse("a static local initialised at run time", d);
+    }
+    all_invariant = all_invariant && inv;
+    any_invariant = any_invariant || inv;
+  }
+  (void)any_var;
+  if (any_invariant && !all_invariant)
+    refuse("a declaration mixing per-thread and shared variables", d);
+  return all_invariant;
+}
+
+void translator::declare(const clang::DeclStmt* d, int seg) {
+  for (const clang::Decl* x : d->decls()) {
+    if (llvm::isa<clang::DecompositionDecl>(x)) refuse("a structured binding at block level", d);
+    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(x)) declared_in_[v] = seg;
+  }
+}
+
+// A run of statements at block level: regions between the block-level statements.
+std::vector<item> translator::sequence(const std::vector<const clang::Stmt*>& stmts) {
+  std::vector<item> out;
+  std::vector<const clang::Stmt*> run;
+  std::vector<const clang::DeclStmt*> decls;
+  auto flush = [&] {
+    if (run.empty()) return;
+    item r;
+    r.kind = item::region;
+    r.stmts = run;
+    r.seg = new_segment(run, nullptr);
+    for (const clang::DeclStmt* d : decls) declare(d, r.seg);
+    out.push_back(std::move(r));
+    run.clear();
+    decls.clear();
+  };
+  for (const clang::Stmt* s : stmts) {
+    if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(s)) {
+      if (invariant(d)) {
+        moved_.push_back(d);
+        continue;
+      }
+      if (has_barrier(s)) {
+        flush();
+        out.push_back(shuffle_statement(s));
+        continue;
+      }
+      run.push_back(s);
+      decls.push_back(d);
+      continue;
+    }
+    if (sync_calls::is_barrier_call(s)) {
+      flush();  // the barrier itself: the end of the region
+      continue;
+    }
+    if (!has_barrier(s)) {
+      if (llvm::isa<clang::NullStmt>(s)) continue;
+      run.push_back(s);
+      continue;
+    }
+    flush();
+    out.push_back(llvm::isa<clang::Expr>(s) ? shuffle_statement(s) : block_level(s));
+  }
+  flush();
+  return out;
+}
+
+item translator::shuffle_statement(const clang::Stmt* st) {
+  struct finder : clang::RecursiveASTVisitor<finder> {
+    std::vector<const clang::CallExpr*> shuffles;
+    bool barrier = false;
+    bool TraverseLambdaExpr(clang::LambdaExpr*) { return true; }
+    bool VisitCallExpr(clang::CallExpr* c) {
+      if (sync_calls::is_barrier_call(c)) barrier = true;
+      if (sync_calls::shuffle_op(c)) shuffles.push_back(c);
+      return true;
+    }
+  } f;
+  f.TraverseStmt(const_cast<clang::Stmt*>(st));
+  if (f.barrier) refuse("a barrier inside an expression", st);
+  if (f.shuffles.size() != 1) refuse("more than one warp shuffle in one statement", st);
+  const clang::CallExpr* call = f.shuffles[0];
+  // Evaluated exactly once, whatever the thread: not under ?:, && or ||.
+  clang::DynTypedNode n = clang::DynTypedNode::create(*call);
+  for (;;) {
+    auto parents = ctx_.getParents(n);
+    if (parents.empty()) break;
+    n = parents[0];
+    const clang::Stmt* p = n.get<clang::Stmt>();
+    if (!p || p == st) break;
+    if (llvm::isa<clang::AbstractConditionalOperator>(p))
+      refuse("a warp shuffle under a conditional operator", call);
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(p); b && b->isLogicalOp())
+      refuse("a warp shuffle under && or ||", call);
+  }
+  shuffle_point sp;
+  sp.call = call;
+  sp.op = sync_calls::shuffle_op(call);
+  sp.width = "32";
+  if (call->getNumArgs() > 3 && !llvm::isa<clang::CXXDefaultArgExpr>(call->getArg(3))) {
+    clang::Expr::EvalResult r;
+    const clang::Expr* w = call->getArg(3);
+    if (w->isValueDependent() || !w->EvaluateAsInt(r, ctx_)) refuse("a warp shuffle whose width is not a constant", call);
+    const long long v = r.Val.getInt().getSExtValue();
+    if (v < 1 || v > 32 || (v & (v - 1)) != 0) refuse("a warp shuffle with an invalid width", call);
+    sp.width = std::to_string(v);
+  }
+  clang::PrintingPolicy pp(ctx_.getLangOpts());
+  pp.SuppressTagKeyword = true;
+  pp.FullyQualifiedName = true;
+  // The shuffled type: the value's (the template argument the call deduces).
+  const clang::QualType t = call->getArg(1)->getType().getNonReferenceType().getUnqualifiedType();
+  sp.type = t.getAsString(pp);
+  if (sp.type.find('<') == 0 || sp.type.find("(anonymous") != std::string::npos ||
+      sp.type.find("(lambda") != std::string::npos)
+    refuse("a warp shuffle of a value whose type cannot be named", call);
+  if (t->isDependentType()) dependent_types_.push_back(sp.type);
+  else if (!t.isTriviallyCopyableType(ctx_)) refuse("a warp shuffle of this type", call);
+  shuffles_.push_back(sp);
+  item it;
+  it.kind = item::shuffle;
+  it.s = st;
+  it.shuffle_no = static_cast<int>(shuffles_.size()) - 1;
+  it.value_seg = new_segment({}, call->getArg(1));
+  segs_[it.value_seg].offers = it.shuffle_no;
+  it.seg = new_segment({st}, nullptr);
+  if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(st)) declare(d, it.seg);
+  return it;
+}
+
+item translator::block_level(const clang::Stmt* s) {
+  item it;
+  it.s = s;
+  auto body_of = [&](const clang::Stmt* b) {
+    if (const auto* c = llvm::dyn_cast<clang::CompoundStmt>(b))
+      return sequence(std::vector<const clang::Stmt*>(c->body_begin(), c->body_end()));
+    return sequence({b});
+  };
+  auto condition = [&](const clang::Expr* c) {
+    if (!c) return -1;
+    if (has_barrier(c)) refuse("a barrier inside a condition", c);
+    conditions_.push_back(c);
+    return new_segment({}, c);
+  };
+  if (const auto* c = llvm::dyn_cast<clang::CompoundStmt>(s)) {
+    it.kind = item::compound;
+    it.body = sequence(std::vector<const clang::Stmt*>(c->body_begin(), c->body_end()));
+  } else if (const auto* f = llvm::dyn_cast<clang::IfStmt>(s)) {
+    if (f->getInit() || f->getConditionVariable()) refuse("a barrier under an if with a declaration", s);
+    it.kind = item::if_;
+    if (!f->isConstexpr()) it.cond_seg = condition(f->getCond());
+    it.body = body_of(f->getThen());
+    if (f->getElse()) it.other = body_of(f->getElse());
+  } else if (const auto* f = llvm::dyn_cast<clang::ForStmt>(s)) {
+    if (f->getConditionVariable()) refuse("a barrier in a for loop with a condition declaration", s);
+    it.kind = item::for_;
+    block_loops_.insert(s);
+    if (const clang::Stmt* init = f->getInit()) {
+      if (has_barrier(init)) refuse("a barrier inside a for loop's initialisation", s);
+      it.init_seg = new_segment({init}, nullptr);
+      if (const auto* e = llvm::dyn_cast<clang::Expr>(init)) for_parts_.insert(e->IgnoreParens());
+      if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(init)) {
+        if (invariant(d)) refuse("a for loop declaring a shared variable", s);
+        declare(d, it.init_seg);
+      }
+    }
+    it.cond_seg = condition(f->getCond());
+    if (f->getInc()) {
+      if (has_barrier(f->getInc())) refuse("a barrier inside a for loop's increment", s);
+      it.inc_seg = new_segment({}, f->getInc());
+      for_parts_.insert(f->getInc()->IgnoreParens());
+    }
+    it.body = body_of(f->getBody());
+  } else if (const auto* w = llvm::dyn_cast<clang::WhileStmt>(s)) {
+    if (w->getConditionVariable()) refuse("a barrier in a while loop with a condition declaration", s);
+    it.kind = item::while_;
+    block_loops_.insert(s);
+    it.cond_seg = condition(w->getCond());
+    it.body = body_of(w->getBody());
+  } else if (const auto* d = llvm::dyn_cast<clang::DoStmt>(s)) {
+    it.kind = item::do_;
+    block_loops_.insert(s);
+    it.body = body_of(d->getBody());
+    it.cond_seg = condition(d->getCond());
+  } else if (llvm::isa<clang::SwitchStmt>(s)) {
+    refuse("a barrier inside a switch", s);
+  } else if (llvm::isa<clang::CXXForRangeStmt>(s)) {
+    refuse("a barrier inside a range-based for loop", s);
+  } else if (llvm::isa<clang::CXXTryStmt>(s)) {
+    refuse("a barrier inside a try block", s);
+  } else {
+    refuse("a barrier inside an expression or a statement of this kind", s);
+  }
+  return it;
+}
+
+// break and continue that would leave a region for a block-level loop; return with a value.
+void translator::check_jumps(const clang::Stmt* s) {
+  if (!s) return;
+  if (llvm::isa<clang::LambdaExpr>(s)) return;
+  if (llvm::isa<clang::BreakStmt>(s) || llvm::isa<clang::ContinueStmt>(s)) {
+    const bool is_break = llvm::isa<clang::BreakStmt>(s);
+    clang::DynTypedNode n = clang::DynTypedNode::create(*s);
+    for (;;) {
+      auto parents = ctx_.getParents(n);
+      if (parents.empty()) break;
+      n = parents[0];
+      const clang::Stmt* p = n.get<clang::Stmt>();
+      if (!p) break;
+      const bool target = llvm::isa<clang::ForStmt>(p) || llvm::isa<clang::WhileStmt>(p) ||
+                          llvm::isa<clang::DoStmt>(p) || llvm::isa<clang::CXXForRangeStmt>(p) ||
+                          (is_break && llvm::isa<clang::SwitchStmt>(p));
+      if (target) {
+        if (block_loops_.count(p)) refuse("break or continue out of a loop that holds a barrier", s);
+        break;
+      }
+    }
+  }
+  if (const auto* r = llvm::dyn_cast<clang::ReturnStmt>(s))
+    if (r->getRetValue()) refuse("return with a value", s);
+  for (const clang::Stmt* c : s->children()) check_jumps(c);
+}
+
+class use_collector : public clang::RecursiveASTVisitor<use_collector> {
+ public:
+  use_collector(const std::map<const clang::VarDecl*, int>& vars, std::set<const clang::VarDecl*>& out)
+      : vars_(vars), out_(out) {}
+  bool shouldVisitImplicitCode() const { return true; }
+  bool VisitDeclRefExpr(clang::DeclRefExpr* e) {
+    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(e->getDecl()))
+      if (vars_.count(v)) out_.insert(v);
+    return true;
+  }
+
+ private:
+  const std::map<const clang::VarDecl*, int>& vars_;
+  std::set<const clang::VarDecl*>& out_;
+};
+
+// Parameters a thread may write (anything but reading them): each thread gets its own copy.
+class param_writes : public clang::RecursiveASTVisitor<param_writes> {
+ public:
+  param_writes(clang::ASTContext& ctx, std::set<const clang::ParmVarDecl*>& out) : ctx_(ctx), out_(out) {}
+  bool VisitDeclRefExpr(clang::DeclRefExpr* e) {
+    const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(e->getDecl());
+    if (!p) return true;
+    auto parents = ctx_.getParents(*e);
+    bool read = false;
+    if (!parents.empty())
+      if (const auto* c = parents[0].get<clang::ImplicitCastExpr>())
+        read = c->getCastKind() == clang::CK_LValueToRValue;
+    if (!read) out_.insert(p);
+    return true;
+  }
+
+ private:
+  clang::ASTContext& ctx_;
+  std::set<const clang::ParmVarDecl*>& out_;
+};
+
+void translator::collect_uses() {
+  std::set<const clang::ParmVarDecl*> written;
+  for (segment& g : segs_) {
+    use_collector u(declared_in_, g.uses);
+    for (const clang::Stmt* s : g.stmts) u.TraverseStmt(const_cast<clang::Stmt*>(s));
+    if (g.expr) u.TraverseStmt(const_cast<clang::Expr*>(g.expr));
+  }
+  for (const auto& [v, seg] : declared_in_) segs_[seg].uses.insert(v);
+  for (const auto& [v, seg] : declared_in_) {
+    bool elsewhere = false;
+    for (std::size_t i = 0; i < segs_.size(); ++i)
+      if (static_cast<int>(i) != seg && segs_[i].uses.count(v)) elsewhere = true;
+    if (elsewhere) hoisted_.push_back(v);
+  }
+  // Deterministic order: by position.
+  std::sort(hoisted_.begin(), hoisted_.end(), [&](const clang::VarDecl* a, const clang::VarDecl* b) {
+    return sm_.isBeforeInTranslationUnit(a->getLocation(), b->getLocation());
+  });
+  for (std::size_t i = 0; i < hoisted_.size(); ++i) slot_of_[hoisted_[i]] = static_cast<int>(i);
+  param_writes pw(ctx_, written);
+  pw.TraverseStmt(const_cast<clang::Stmt*>(k_->getBody()));
+  for (const clang::ParmVarDecl* p : k_->parameters())
+    if (written.count(p)) params_.push_back(p);
+}
+
+// Whether an expression has one value in every thread of the block: made of constants, kernel
+// parameters no thread writes, blockIdx/blockDim/gridDim, variables found uniform, and calls of
+// functions without a body of their own or constexpr ones on such operands. Anything else
+// (threadIdx, memory reads, other calls) may differ between threads.
+bool translator::uniform(const clang::Expr* e) const {
+  e = e->IgnoreParenImpCasts();
+  if (llvm::isa<clang::IntegerLiteral>(e) || llvm::isa<clang::FloatingLiteral>(e) ||
+      llvm::isa<clang::CXXBoolLiteralExpr>(e) || llvm::isa<clang::CharacterLiteral>(e) ||
+      llvm::isa<clang::UnaryExprOrTypeTraitExpr>(e) || llvm::isa<clang::CXXNullPtrLiteralExpr>(e))
+    return true;
+  if (!e->isValueDependent() && !e->HasSideEffects(ctx_) && e->isIntegerConstantExpr(ctx_)) return true;
+  if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+    const clang::ValueDecl* v = d->getDecl();
+    if (llvm::isa<clang::EnumConstantDecl>(v) || llvm::isa<clang::NonTypeTemplateParmDecl>(v)) return true;
+    if (const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(v))
+      return std::find(params_.begin(), params_.end(), p) == params_.end();
+    if (const auto* var = llvm::dyn_cast<clang::VarDecl>(v)) {
+      if (var->getName() == "blockIdx" || var->getName() == "blockDim" || var->getName() == "gridDim" ||
+          var->getName() == "warpSize")
+        return var->getDeclContext()->getRedeclContext()->isFileContext() ||
+               var->getDeclContext()->isNamespace();
+      if (var->isConstexpr()) return true;
+      if (var->getType().isConstQualified() && var->hasInit() && !var->getInit()->isValueDependent() &&
+          var->isUsableInConstantExpressions(ctx_))
+        return true;
+      return uniform_.count(var) != 0;
+    }
+    return false;
+  }
+  if (const auto* m = llvm::dyn_cast<clang::MemberExpr>(e))
+    return !m->isArrow() && uniform(m->getBase());
+  if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e))
+    return !b->isAssignmentOp() && uniform(b->getLHS()) && uniform(b->getRHS());
+  if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e))
+    return !u->isIncrementDecrementOp() && u->getOpcode() != clang::UO_Deref &&
+           u->getOpcode() != clang::UO_AddrOf && uniform(u->getSubExpr());
+  if (const auto* c = llvm::dyn_cast<clang::ConditionalOperator>(e))
+    return uniform(c->getCond()) && uniform(c->getTrueExpr()) && uniform(c->getFalseExpr());
+  if (const auto* c = llvm::dyn_cast<clang::ExplicitCastExpr>(e)) return uniform(c->getSubExpr());
+  if (const auto* c = llvm::dyn_cast<clang::CallExpr>(e)) {
+    const clang::FunctionDecl* fn = c->getDirectCallee();
+    if (!fn || (fn->hasBody() && !fn->isConstexpr())) return false;
+    if (llvm::isa<clang::CXXMemberCallExpr>(c)) return false;
+    for (const clang::Expr* a : c->arguments())
+      if (!uniform(a)) return false;
+    return true;
+  }
+  return false;
+}
+
+// Block-level variables equal in every thread: a uniform initialiser, and written only by
+// uniform assignments that every thread makes (a for loop's increment, or a statement of a
+// region not nested in anything). Starts from all of them and drops the ones that break it.
+void translator::find_uniform() {
+  struct write_finder : clang::RecursiveASTVisitor<write_finder> {
+    std::vector<std::pair<const clang::VarDecl*, const clang::Expr*>> writes;  // (var, whole write)
+    void add(const clang::Expr* target, const clang::Expr* whole) {
+      if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(target->IgnoreParenImpCasts()))
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d->getDecl())) writes.push_back({v, whole});
+    }
+    bool VisitBinaryOperator(clang::BinaryOperator* b) {
+      if (b->isAssignmentOp()) add(b->getLHS(), b);
+      return true;
+    }
+    bool VisitUnaryOperator(clang::UnaryOperator* u) {
+      if (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf) add(u->getSubExpr(), u);
+      return true;
+    }
+    bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* c) {
+      if (c->getNumArgs() > 0) add(c->getArg(0), c);
+      return true;
+    }
+  } w;
+  w.TraverseStmt(const_cast<clang::Stmt*>(k_->getBody()));
+  writes_ = w.writes;
+  // The writes every thread makes as one statement at block level.
+  std::set<const clang::Expr*> top_level;
+  for (const segment& g : segs_) {
+    if (g.expr) top_level.insert(g.expr->IgnoreParens());
+    for (const clang::Stmt* st : g.stmts)
+      if (const auto* e = llvm::dyn_cast<clang::Expr>(st)) top_level.insert(e->IgnoreParens());
+  }
+  for (const auto& [v, seg] : declared_in_) {
+    if (v->getType()->isReferenceType() || v->getType().isVolatileQualified()) continue;
+    const clang::Expr* init = v->getInit();
+    if (init && !llvm::isa<clang::CXXConstructExpr>(init)) uniform_.insert(v);
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const clang::VarDecl* v : std::set<const clang::VarDecl*>(uniform_)) {
+      bool ok = uniform(v->getInit());
+      for (const auto& [wv, whole] : w.writes) {
+        if (wv != v || !ok) continue;
+        if (!top_level.count(whole)) {
+          ok = false;
+        } else if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(whole)) {
+          ok = uniform(b->getRHS());
+        } else if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(whole)) {
+          ok = u->isIncrementDecrementOp();
+        } else {
+          ok = false;
+        }
+      }
+      if (!ok) {
+        uniform_.erase(v);
+        changed = true;
+      }
+    }
+  }
+}
+
+void translator::require_uniform() {
+  find_uniform();
+  for (const clang::Expr* c : conditions_)
+    if (!uniform(c))
+      refuse("a barrier under a condition that may differ between the threads of the block", c);
+  for (const clang::VarDecl* v : uniform_) {
+    if (!slot_of_.count(v)) continue;
+    bool once = true;
+    for (const auto& [wv, whole] : writes_)
+      if (wv == v && !for_parts_.count(whole->IgnoreParens())) once = false;
+    if (once) single_.insert(v);
+  }
+}
+
+std::string translator::type_of(const clang::VarDecl* v) {
+  const clang::QualType t = v->getType();
+  if (t->isReferenceType()) refuse("a reference variable live across a barrier", nullptr);
+  if (const clang::AutoType* a = t->getContainedAutoType())
+    if (!a->isDeduced() || t->isDependentType())
+      refuse("an 'auto' variable of a type that depends on template parameters live across a barrier",
+             nullptr);
+  if (const auto* r = t->getAsCXXRecordDecl())
+    if (r->isLambda()) refuse("a lambda live across a barrier", nullptr);
+  clang::PrintingPolicy pp(ctx_.getLangOpts());
+  pp.SuppressTagKeyword = true;
+  pp.FullyQualifiedName = true;
+  std::string s = t.getAsString(pp);
+  if (s.find("(anonymous") != std::string::npos || s.find("(unnamed") != std::string::npos ||
+      s.find("(lambda") != std::string::npos)
+    refuse("a variable of an unnamed type live across a barrier", nullptr);
+  if (t->isDependentType()) {
+    dependent_types_.push_back(s);
+  } else if (!t.isTriviallyCopyableType(ctx_)) {
+    refuse("a variable of a type that is not trivially copyable live across a barrier", nullptr);
+  }
+  return s;
+}
+
+std::string translator::text(const clang::Stmt* s) {
+  clang::CharSourceRange r = sm_.getExpansionRange(s->getSourceRange());
+  if (llvm::isa<clang::CompoundStmt>(s) || llvm::isa<clang::DeclStmt>(s))
+    return scratch_.getRewrittenText(r);
+  // A statement's range stops before its closing ';' (x = 1;  if (c) return;  do ... while (c);):
+  // read up to and with it, so that an edit at the range's last token is inside.
+  if (auto next = clang::Lexer::findNextToken(r.getEnd(), sm_, ctx_.getLangOpts()))
+    if (next->is(clang::tok::semi))
+      r = clang::CharSourceRange::getCharRange(r.getBegin(), next->getEndLoc());
+  return scratch_.getRewrittenText(r);
+}
+
+std::string quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string translator::line_directive(const clang::Stmt* s) const {
+  return "\n#line " + std::to_string(line_of(s->getBeginLoc())) + " " + quote(file_) + "\n";
+}
+
+// The edits inside statements: return ends the thread; a hoisted declaration stores its value in
+// the thread's copy.
+void translator::prepare_edits() {
+  const clang::LangOptions& lo = ctx_.getLangOpts();
+  // A shuffle's call becomes its result, read from the values every thread offered.
+  for (std::size_t i = 0; i < shuffles_.size(); ++i) {
+    const shuffle_point& sp = shuffles_[i];
+    offered_.push_back(expr_text(sp.call->getArg(1)));
+    const std::string arg = expr_text(sp.call->getArg(2));
+    const clang::CharSourceRange r = sm_.getExpansionRange(sp.call->getSourceRange());
+    if (sp.call->getBeginLoc().isMacroID() ||
+        scratch_.ReplaceText(r, "__cuemu_rb->shuffle(::cuemu::detail::warp_op::" + std::string(sp.op) +
+                                    ", __cuemu_x" + std::to_string(i) + ", __cuemu_s, (" + arg + "), " +
+                                    sp.width + ")"))
+      refuse("a warp shuffle inside a macro", sp.call);
+  }
+  struct returns : clang::RecursiveASTVisitor<returns> {
+    std::vector<const clang::ReturnStmt*> found;
+    bool TraverseLambdaExpr(clang::LambdaExpr*) { return true; }
+    bool TraverseCXXRecordDecl(clang::CXXRecordDecl*) { return true; }
+    bool VisitReturnStmt(clang::ReturnStmt* r) {
+      found.push_back(r);
+      return true;
+    }
+  } rv;
+  rv.TraverseStmt(const_cast<clang::Stmt*>(k_->getBody()));
+  for (const clang::ReturnStmt* r : rv.found) {
+    const clang::SourceLocation l = r->getReturnLoc();
+    if (l.isMacroID() || scratch_.ReplaceText(l, 6, "return false"))
+      refuse("a return inside a macro", r);
+  }
+  // Declarations of hoisted variables.
+  std::set<const clang::DeclStmt*> done;
+  for (const segment& g : segs_)
+    for (const clang::Stmt* s : g.stmts) {
+      const auto* d = llvm::dyn_cast<clang::DeclStmt>(s);
+      if (!d || done.count(d)) continue;
+      bool any = false, all = true;
+      for (const clang::Decl* x : d->decls()) {
+        const auto* v = llvm::dyn_cast<clang::VarDecl>(x);
+        const bool h = v && slot_of_.count(v);
+        any = any || h;
+        all = all && h;
+      }
+      if (!any) continue;
+      if (!all) refuse("a declaration of variables both live and not live across a barrier", d);
+      done.insert(d);
+      std::string repl;
+      for (const clang::Decl* x : d->decls()) {
+        const auto* v = llvm::cast<clang::VarDecl>(x);
+        const std::string name = v->getNameAsString();
+        std::string init;
+        if (v->hasInit()) {
+          const clang::SourceLocation after = clang::Lexer::getLocForEndOfToken(v->getLocation(), 0, sm_, lo);
+          const clang::SourceLocation end = v->getEndLoc();
+          if (after.isMacroID() || end.isMacroID()) refuse("a declaration inside a macro", d);
+          init = scratch_.getRewrittenText(clang::CharSourceRange::getCharRange(
+              after, clang::Lexer::getLocForEndOfToken(end, 0, sm_, lo)));
+          // Array bounds stay with the type.
+          std::size_t i = 0;
+          for (;;) {
+            while (i < init.size() && std::isspace(static_cast<unsigned char>(init[i]))) ++i;
+            if (i < init.size() && init[i] == '[') {
+              int depth = 0;
+              for (; i < init.size(); ++i) {
+                if (init[i] == '[') ++depth;
+                if (init[i] == ']' && --depth == 0) {
+                  ++i;
+                  break;
+                }
+              }
+              continue;
+            }
+            break;
+          }
+          init = init.substr(i);
+        }
+        const bool record = v->getType()->isRecordType() || v->getType()->isDependentType();
+        if (init.empty() && !record) continue;
+        repl += "{ ::cuemu::detail::region_type<decltype(" + name + ")> __cuemu_t " + init +
+                "; __cuemu_v" + std::to_string(slot_of_.at(v)) + ".set(__cuemu_s, __cuemu_t); } ";
+      }
+      const clang::CharSourceRange r = sm_.getExpansionRange(d->getSourceRange());
+      if (d->getBeginLoc().isMacroID() || scratch_.ReplaceText(r, repl.empty() ? ";" : repl))
+        refuse("a declaration inside a macro", d);
+    }
+}
+
+std::string translator::bindings(int seg) {
+  std::string out;
+  std::set<std::string> names;
+  std::vector<const clang::VarDecl*> vars;
+  for (const clang::VarDecl* v : segs_[seg].uses)
+    if (slot_of_.count(v)) vars.push_back(v);
+  std::sort(vars.begin(), vars.end(), [&](auto* a, auto* b) { return slot_of_[a] < slot_of_[b]; });
+  for (const clang::VarDecl* v : vars) {
+    if (!names.insert(v->getNameAsString()).second)
+      refuse("two variables named '" + v->getNameAsString() + "' live across a barrier", nullptr);
+    out += "auto& " + v->getNameAsString() + " = __cuemu_v" + std::to_string(slot_of_[v]) +
+           "[__cuemu_s]; ";
+  }
+  // Parameters a thread writes: its own copy.
+  std::set<const clang::VarDecl*> used;
+  for (const clang::Stmt* s : segs_[seg].stmts) {
+    struct refs : clang::RecursiveASTVisitor<refs> {
+      std::set<const clang::VarDecl*>* out;
+      bool VisitDeclRefExpr(clang::DeclRefExpr* e) {
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(e->getDecl())) out->insert(v);
+        return true;
+      }
+    } r;
+    r.out = &used;
+    r.TraverseStmt(const_cast<clang::Stmt*>(s));
+  }
+  if (segs_[seg].expr) {
+    struct refs : clang::RecursiveASTVisitor<refs> {
+      std::set<const clang::VarDecl*>* out;
+      bool VisitDeclRefExpr(clang::DeclRefExpr* e) {
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(e->getDecl())) out->insert(v);
+        return true;
+      }
+    } r;
+    r.out = &used;
+    r.TraverseStmt(const_cast<clang::Expr*>(segs_[seg].expr));
+  }
+  for (std::size_t i = 0; i < params_.size(); ++i)
+    if (used.count(params_[i])) {
+      if (!names.insert(params_[i]->getNameAsString()).second)
+        refuse("a parameter and a variable with one name", nullptr);
+      out += "auto& " + params_[i]->getNameAsString() + " = __cuemu_p" + std::to_string(i) +
+             "[__cuemu_s]; ";
+    }
+  // A region's own declarations must not collide with the names bound here.
+  for (const clang::Stmt* s : segs_[seg].stmts)
+    if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(s))
+      for (const clang::Decl* x : d->decls())
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(x))
+          if (!slot_of_.count(v) && names.count(v->getNameAsString()))
+            refuse("a variable named like one live across a barrier", d);
+  return out;
+}
+
+std::string translator::lambda(int seg, bool condition) {
+  const segment& g = segs_[seg];
+  std::string out = "[&](unsigned __cuemu_s) -> bool { (void)__cuemu_s; " + bindings(seg);
+  if (g.offers >= 0) {
+    const std::string x = "__cuemu_x" + std::to_string(g.offers);
+    return out + line_directive(g.expr) + x + ".set(__cuemu_s, static_cast<" +
+           shuffles_[g.offers].type + ">(" + offered_[g.offers] + "));\nreturn true; }";
+  }
+  if (condition) {
+    out += "return static_cast<bool>(" + line_directive(g.expr) + expr_text(g.expr) + "); }";
+    return out;
+  }
+  for (const clang::Stmt* s : g.stmts) out += line_directive(s) + text(s);
+  // A for loop's increment (an expression, not a statement: no ';' of its own).
+  if (g.expr) out += line_directive(g.expr) + expr_text(g.expr) + ";";
+  out += "\nreturn true; }";
+  return out;
+}
+
+// A for loop's initialisation or increment that only writes uniform variables with uniform
+// values: one thread's run is every thread's.
+bool translator::runs_once(int seg) const {
+  const segment& g = segs_[seg];
+  auto writes_only_uniform = [&](const clang::Expr* e) {
+    e = e->IgnoreParens();
+    if (const auto* c = llvm::dyn_cast<clang::BinaryOperator>(e); c && c->getOpcode() == clang::BO_Comma)
+      return false;
+    const clang::Expr* target = nullptr;
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e); b && b->isAssignmentOp()) {
+      if (!uniform(b->getRHS())) return false;
+      target = b->getLHS();
+    } else if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e); u && u->isIncrementDecrementOp()) {
+      target = u->getSubExpr();
+    } else {
+      return false;
+    }
+    const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(target->IgnoreParenImpCasts());
+    const auto* v = d ? llvm::dyn_cast<clang::VarDecl>(d->getDecl()) : nullptr;
+    return v && single_.count(v);
+  };
+  if (g.expr) return g.stmts.empty() && writes_only_uniform(g.expr);
+  if (g.stmts.size() != 1) return false;
+  if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(g.stmts[0])) {
+    for (const clang::Decl* x : d->decls()) {
+      const auto* v = llvm::dyn_cast<clang::VarDecl>(x);
+      if (!v || !single_.count(v)) return false;
+    }
+    return true;
+  }
+  if (const auto* e = llvm::dyn_cast<clang::Expr>(g.stmts[0])) return writes_only_uniform(e);
+  return false;
+}
+
+void translator::emit(const std::vector<item>& items, std::string& out, int depth) {
+  for (const item& it : items) {
+    switch (it.kind) {
+      case item::region:
+        out += "__cuemu_rb->each(" + lambda(it.seg, false) + ");\n";
+        break;
+      case item::shuffle: {
+        const std::string x = "__cuemu_x" + std::to_string(it.shuffle_no);
+        out += "{\n::cuemu::detail::region_var<" + shuffles_[it.shuffle_no].type + "> " + x +
+               "(*__cuemu_rb);\n";
+        out += "__cuemu_rb->each(" + lambda(it.value_seg, false) + ");\n";
+        out += "__cuemu_rb->each(" + lambda(it.seg, false) + ");\n}\n";
+        break;
+      }
+      case item::compound:
+        out += "{\n";
+        emit(it.body, out, depth + 1);
+        out += "}\n";
+        break;
+      case item::if_: {
+        const auto* f = llvm::cast<clang::IfStmt>(it.s);
+        if (f->isConstexpr())
+          out += "if constexpr (" + expr_text(f->getCond()) + ") {\n";
+        else
+          out += "if (__cuemu_rb->uniform(" + lambda(it.cond_seg, true) + ")) {\n";
+        emit(it.body, out, depth + 1);
+        out += "} else {\n";
+        emit(it.other, out, depth + 1);
+        out += "}\n";
+        break;
+      }
+      case item::for_: {
+        out += "{\n";
+        if (it.init_seg >= 0)
+          out += std::string(runs_once(it.init_seg) ? "__cuemu_rb->once(" : "__cuemu_rb->each(") +
+                 lambda(it.init_seg, false) + ");\n";
+        if (it.cond_seg >= 0)
+          out += "while (__cuemu_rb->uniform(" + lambda(it.cond_seg, true) + ")) {\n";
+        else
+          out += "while (__cuemu_rb->live != 0) {\n";
+        emit(it.body, out, depth + 1);
+        if (it.inc_seg >= 0)
+          out += std::string(runs_once(it.inc_seg) ? "__cuemu_rb->once(" : "__cuemu_rb->each(") +
+                 lambda(it.inc_seg, false) + ");\n";
+        out += "}\n}\n";
+        break;
+      }
+      case item::while_:
+        out += "while (__cuemu_rb->uniform(" + lambda(it.cond_seg, true) + ")) {\n";
+        emit(it.body, out, depth + 1);
+        out += "}\n";
+        break;
+      case item::do_:
+        out += "do {\n";
+        emit(it.body, out, depth + 1);
+        out += "} while (__cuemu_rb->uniform(" + lambda(it.cond_seg, true) + "));\n";
+        break;
+    }
+  }
+}
+
+kernel_result translator::run() {
+  kernel_result r;
+  r.name = k_->getNameAsString();
+  r.line = line_of(k_->getLocation());
+  try {
+    const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(k_->getBody());
+    if (!body) refuse("no body", nullptr);
+    if (k_->isInvalidDecl()) refuse("clang could not parse it", nullptr);
+    if (body->getLBracLoc().isMacroID()) refuse("its body comes from a macro", nullptr);
+    const sync_summary& s = calls_.of(k_);
+    if (!s.forbidden.empty())
+      refuse(s.forbidden + (s.forbidden_line ? " (line " + std::to_string(s.forbidden_line) + ")" : ""),
+             nullptr);
+    if (s.barrier_below) refuse("a barrier inside a function it calls", nullptr);
+    if (!s.barrier && !s.shuffle) {
+      r.why = "no __syncthreads() or warp shuffle: its threads run as plain calls already";
+      return r;
+    }
+    if (s.polls_in_loop)
+      refuse("a loop that polls memory (atomics, volatile, fences, clock) and may wait for another "
+             "thread",
+             nullptr);
+    std::vector<item> items =
+        sequence(std::vector<const clang::Stmt*>(body->body_begin(), body->body_end()));
+    if (!shuffles_.empty()) {
+      // A thread that returned is missing from its warp's later shuffles (a GPU's undefined case).
+      struct returns : clang::RecursiveASTVisitor<returns> {
+        bool any = false;
+        bool TraverseLambdaExpr(clang::LambdaExpr*) { return true; }
+        bool VisitReturnStmt(clang::ReturnStmt*) { return !(any = true); }
+      } rv;
+      rv.TraverseStmt(const_cast<clang::Stmt*>(k_->getBody()));
+      if (rv.any) refuse("a return in a kernel with warp shuffles", nullptr);
+    }
+    for (const segment& g : segs_) {
+      for (const clang::Stmt* st : g.stmts) check_jumps(st);
+      if (g.expr) check_jumps(g.expr);
+    }
+    collect_uses();
+    require_uniform();
+    std::vector<std::string> types;
+    for (const clang::VarDecl* v : hoisted_) types.push_back(type_of(v));
+    std::vector<std::string> ptypes;
+    for (const clang::ParmVarDecl* p : params_) ptypes.push_back(type_of(p));
+    std::set<std::string> top_names;
+    for (const clang::DeclStmt* d : moved_)
+      for (const clang::Decl* x : d->decls())
+        if (const auto* n = llvm::dyn_cast<clang::NamedDecl>(x))
+          if (!top_names.insert(n->getNameAsString()).second)
+            refuse("two block-level declarations named '" + n->getNameAsString() + "'", d);
+    prepare_edits();
+
+    std::string ok = "true";
+    if (!dependent_types_.empty()) {
+      ok = "::cuemu::detail::regions_ok<";
+      for (std::size_t i = 0; i < dependent_types_.size(); ++i)
+        ok += (i ? ", " : "") + dependent_types_[i];
+      ok += ">";
+    }
+    std::string code = "__cuemu_regions(" + ok + ") if constexpr (" + ok +
+                       ") { if (::cuemu::detail::region_block* const __cuemu_rb = "
+                       "::cuemu::detail::t_regions) {\n";
+    for (const clang::DeclStmt* d : moved_) code += line_directive(d) + text(d) + "\n";
+    for (std::size_t i = 0; i < hoisted_.size(); ++i)
+      code += std::string(single_.count(hoisted_[i]) ? "::cuemu::detail::region_uniform<"
+                                                       : "::cuemu::detail::region_var<") +
+              types[i] + "> __cuemu_v" + std::to_string(i) + "(*__cuemu_rb);\n";
+    for (std::size_t i = 0; i < params_.size(); ++i)
+      code += "::cuemu::detail::region_var<" + ptypes[i] + "> __cuemu_p" + std::to_string(i) +
+              "(*__cuemu_rb);\n";
+    if (!params_.empty()) {
+      code += "__cuemu_rb->each([&](unsigned __cuemu_s) -> bool { ";
+      for (std::size_t i = 0; i < params_.size(); ++i)
+        code += "__cuemu_p" + std::to_string(i) + ".set(__cuemu_s, " + params_[i]->getNameAsString() + "); ";
+      code += "return true; });\n";
+    }
+    emit(items, code, 0);
+    code += "return; } }\n#line " + std::to_string(line_of(body->getLBracLoc())) + " " + quote(file_) + "\n";
+    r.code = std::move(code);
+    r.regions = true;
+  } catch (const refusal& f) {
+    r.why = f.why;
+  }
+  return r;
+}
+
+}  // namespace
+
+kernel_result translate_kernel(clang::ASTContext& ctx, sync_calls& calls,
+                               const clang::FunctionDecl* kernel, const std::string& file) {
+  translator t(ctx, calls, kernel, file);
+  return t.run();
+}
+
+}  // namespace cuemu::regions

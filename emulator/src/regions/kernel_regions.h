@@ -1,0 +1,27 @@
+// One kernel cut at its barriers into regions, each region a loop over the block's threads
+// (cuemu/regions.h), or the reason it keeps a coroutine per thread.
+#pragma once
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+
+#include <string>
+
+#include "regions/sync_calls.h"
+
+namespace cuemu::regions {
+
+struct kernel_result {
+  std::string name;
+  unsigned line = 0;
+  bool regions = false;  // the region form was written
+  std::string why;       // else why not (or "no barrier")
+  std::string code;      // the region form, inserted after the body's '{'
+};
+
+// `file`: the name #line directives give (the user's spelling of the .cu).
+kernel_result translate_kernel(clang::ASTContext& ctx, sync_calls& calls,
+                               const clang::FunctionDecl* kernel, const std::string& file);
+
+}  // namespace cuemu::regions

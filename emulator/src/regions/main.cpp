@@ -1,0 +1,180 @@
+// cuemu-regions: parses a .cu with clang (as C++, the emulator's headers marking kernels) and
+// writes it back with a region form (cuemu/regions.h) at the top of every kernel it can prove
+// safe. Run by the cuemu driver before preprocessing; never changes what the kernel does.
+//
+//   cuemu-regions IN.cu -o OUT.cu --file NAME [--report FILE] -- CLANG_ARGS...
+//
+// NAME: the name #line directives give (the user's spelling of IN.cu). The report has one line
+// per kernel of IN.cu: "NAME:LINE: kernel K: loops over threads" or "...: coroutines (WHY)".
+// Exit status: 0 when OUT.cu was written with at least one region form, 3 when no kernel has
+// one (OUT.cu is not written), 2 on bad usage or when IN.cu cannot be read.
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+#include <clang/Tooling/CompilationDatabase.h>
+#include <clang/Tooling/Tooling.h>
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "regions/kernel_regions.h"
+
+namespace {
+
+using namespace cuemu::regions;
+
+struct run_state {
+  std::string file;  // for #line
+  std::vector<kernel_result> kernels;
+  std::string output;  // the rewritten main file
+};
+
+class kernel_finder : public clang::RecursiveASTVisitor<kernel_finder> {
+ public:
+  explicit kernel_finder(clang::ASTContext& ctx) : sm_(ctx.getSourceManager()) {}
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool VisitFunctionDecl(clang::FunctionDecl* fn) {
+    if (!fn->doesThisDeclarationHaveABody() || !fn->hasAttrs()) return true;
+    if (fn->getTemplateSpecializationKind() == clang::TSK_ImplicitInstantiation) return true;
+    bool kernel = false;
+    for (const auto* a : fn->specific_attrs<clang::AnnotateAttr>())
+      if (a->getAnnotation() == "cuemu_global") kernel = true;
+    if (!kernel) return true;
+    if (!sm_.isInMainFile(sm_.getExpansionLoc(fn->getBody()->getBeginLoc()))) return true;
+    found.push_back(fn);
+    return true;
+  }
+  std::vector<const clang::FunctionDecl*> found;
+
+ private:
+  clang::SourceManager& sm_;
+};
+
+class consumer : public clang::ASTConsumer {
+ public:
+  explicit consumer(run_state& st) : st_(st) {}
+  void HandleTranslationUnit(clang::ASTContext& ctx) override {
+    kernel_finder f(ctx);
+    f.TraverseDecl(ctx.getTranslationUnitDecl());
+    sync_calls calls(ctx);
+    clang::SourceManager& sm = ctx.getSourceManager();
+    clang::Rewriter out(sm, ctx.getLangOpts());
+    bool any = false;
+    for (const clang::FunctionDecl* k : f.found) {
+      kernel_result r = translate_kernel(ctx, calls, k, st_.file);
+      if (r.regions) {
+        const auto* body = llvm::cast<clang::CompoundStmt>(k->getBody());
+        if (out.InsertTextAfterToken(body->getLBracLoc(), r.code)) {
+          r.regions = false;
+          r.why = "its body could not be rewritten";
+        } else {
+          any = true;
+        }
+      }
+      st_.kernels.push_back(std::move(r));
+    }
+    if (!any) return;
+    const clang::RewriteBuffer* b = out.getRewriteBufferFor(sm.getMainFileID());
+    if (b) st_.output = std::string(b->begin(), b->end());
+  }
+
+ private:
+  run_state& st_;
+};
+
+class action : public clang::ASTFrontendAction {
+ public:
+  explicit action(run_state& st) : st_(st) {}
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci,
+                                                        llvm::StringRef) override {
+    // The parse only has to see the kernels: errors elsewhere (a <<<...>>> launch is not C++)
+    // are expected and not shown.
+    ci.getDiagnostics().setSuppressAllDiagnostics(true);
+    return std::make_unique<consumer>(st_);
+  }
+
+ private:
+  run_state& st_;
+};
+
+class action_factory : public clang::tooling::FrontendActionFactory {
+ public:
+  explicit action_factory(run_state& st) : st_(st) {}
+  std::unique_ptr<clang::FrontendAction> create() override { return std::make_unique<action>(st_); }
+
+ private:
+  run_state& st_;
+};
+
+std::string quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+int usage() {
+  std::fprintf(stderr,
+               "usage: cuemu-regions IN.cu -o OUT.cu --file NAME [--report FILE] -- CLANG_ARGS...\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string in, out, report;
+  run_state st;
+  std::vector<std::string> args;
+  int i = 1;
+  for (; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--") {
+      ++i;
+      break;
+    }
+    if ((a == "-o" || a == "--file" || a == "--report") && i + 1 < argc) {
+      (a == "-o" ? out : a == "--file" ? st.file : report) = argv[++i];
+    } else if (in.empty() && !a.empty() && a[0] != '-') {
+      in = a;
+    } else {
+      return usage();
+    }
+  }
+  for (; i < argc; ++i) args.emplace_back(argv[i]);
+  if (in.empty() || out.empty()) return usage();
+  if (st.file.empty()) st.file = in;
+  if (!std::ifstream(in)) {
+    std::fprintf(stderr, "cuemu-regions: cannot read %s\n", in.c_str());
+    return 2;
+  }
+  args.push_back("-ferror-limit=0");
+  args.push_back("-w");
+  clang::tooling::FixedCompilationDatabase db(".", args);
+  clang::tooling::ClangTool tool(db, {in});
+  clang::IgnoringDiagConsumer quiet;
+  tool.setDiagnosticConsumer(&quiet);
+  action_factory factory(st);
+  tool.run(&factory);  // errors outside the kernels are expected (see action)
+
+  std::string lines;
+  for (const kernel_result& k : st.kernels)
+    lines += st.file + ":" + std::to_string(k.line) + ": kernel " + k.name + ": " +
+             (k.regions ? std::string("loops over threads") : "coroutines (" + k.why + ")") + "\n";
+  if (!report.empty()) std::ofstream(report) << lines;
+  if (st.output.empty()) return 3;
+  std::ofstream w(out, std::ios::binary);
+  w << "#line 1 " << quote(st.file) << "\n" << st.output;
+  if (!w) {
+    std::fprintf(stderr, "cuemu-regions: cannot write %s\n", out.c_str());
+    return 2;
+  }
+  return 0;
+}

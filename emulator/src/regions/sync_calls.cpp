@@ -1,0 +1,242 @@
+#include "regions/sync_calls.h"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+
+#include <cstring>
+
+namespace cuemu::regions {
+namespace {
+
+bool in_namespace(const clang::Decl* d, const char* name) {
+  for (const clang::DeclContext* c = d->getDeclContext(); c; c = c->getParent())
+    if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(c))
+      if (ns->getName() == name) return true;
+  return false;
+}
+
+bool global(const clang::FunctionDecl* fn) {
+  return fn->getDeclContext()->getRedeclContext()->isTranslationUnit();
+}
+
+// The emulator's own out-of-line entry points (cuemu/sync_functions.h, progress.h): a
+// synchronisation point, or a poll.
+enum class runtime_kind { none, sync, poll };
+runtime_kind runtime_entry(const clang::FunctionDecl* fn) {
+  if (!fn->getIdentifier() || !in_namespace(fn, "cuemu")) return runtime_kind::none;
+  static const char* const sync[] = {"block_barrier", "warp_collective", "converged_lanes",
+                                     "spin_yield",    "activemask_at",   "push_call_configuration",
+                                     "launch"};
+  static const char* const poll[] = {"spin_check", "poll_uninstrumented", "poll_at"};
+  const std::string n = fn->getName().str();
+  for (const char* s : sync)
+    if (n == s) return runtime_kind::sync;
+  for (const char* s : poll)
+    if (n == s) return runtime_kind::poll;
+  return runtime_kind::none;
+}
+
+}  // namespace
+
+namespace {
+
+// The mask argument is the whole warp: left out (the default), or the constant 0xffffffff.
+bool full_mask(const clang::CallExpr* call, const clang::FunctionDecl* fn) {
+  if (call->getNumArgs() == 0) return false;
+  const clang::Expr* m = call->getArg(0);
+  if (llvm::isa<clang::CXXDefaultArgExpr>(m)) return true;
+  if (m->isValueDependent()) return false;
+  clang::Expr::EvalResult r;
+  if (!m->EvaluateAsInt(r, fn->getASTContext())) return false;
+  return r.Val.getInt().getZExtValue() == 0xffffffffu;
+}
+
+}  // namespace
+
+bool sync_calls::is_barrier_call(const clang::Stmt* s) {
+  const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(s);
+  if (!call) return false;
+  const clang::FunctionDecl* fn = call->getDirectCallee();
+  if (!fn || !fn->getIdentifier() || !global(fn)) return false;
+  if (fn->getName() == "__syncthreads") return true;
+  return fn->getName() == "__syncwarp" && full_mask(call, fn);
+}
+
+const char* sync_calls::shuffle_op(const clang::Stmt* s) {
+  const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(s);
+  if (!call) return nullptr;
+  const clang::FunctionDecl* fn = call->getDirectCallee();
+  if (!fn) {
+    // In a template, a call on a dependent value: every candidate the global shuffle.
+    const auto* u = llvm::dyn_cast<clang::UnresolvedLookupExpr>(call->getCallee()->IgnoreParenImpCasts());
+    if (!u) return nullptr;
+    for (const clang::NamedDecl* d : u->decls()) {
+      d = d->getUnderlyingDecl();
+      if (const auto* t = llvm::dyn_cast<clang::FunctionTemplateDecl>(d)) d = t->getTemplatedDecl();
+      fn = llvm::dyn_cast<clang::FunctionDecl>(d);
+      if (!fn || !global(fn)) return nullptr;
+    }
+  }
+  if (!fn || !fn->getIdentifier() || !global(fn) || !full_mask(call, fn)) return nullptr;
+  const llvm::StringRef n = fn->getName();
+  if (n == "__shfl_sync") return "shfl_idx";
+  if (n == "__shfl_up_sync") return "shfl_up";
+  if (n == "__shfl_down_sync") return "shfl_down";
+  if (n == "__shfl_xor_sync") return "shfl_xor";
+  return nullptr;
+}
+
+// Walks one body, folding in the summaries of the functions it calls.
+class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
+ public:
+  summary_walker(sync_calls& calls, sync_summary& out, unsigned depth)
+      : calls_(calls), out_(out), depth_(depth) {}
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitImplicitCode() const { return true; }
+
+  bool TraverseForStmt(clang::ForStmt* s) { return loop([&] { return Base::TraverseForStmt(s); }); }
+  bool TraverseWhileStmt(clang::WhileStmt* s) {
+    return loop([&] { return Base::TraverseWhileStmt(s); });
+  }
+  bool TraverseDoStmt(clang::DoStmt* s) { return loop([&] { return Base::TraverseDoStmt(s); }); }
+  bool TraverseCXXForRangeStmt(clang::CXXForRangeStmt* s) {
+    return loop([&] { return Base::TraverseCXXForRangeStmt(s); });
+  }
+
+  bool VisitGotoStmt(clang::GotoStmt* s) { return forbid("a goto", s); }
+  bool VisitIndirectGotoStmt(clang::IndirectGotoStmt* s) { return forbid("a computed goto", s); }
+  bool VisitGCCAsmStmt(clang::GCCAsmStmt* s) { return forbid("inline assembly", s); }
+
+  bool VisitImplicitCastExpr(clang::ImplicitCastExpr* e) {
+    if (e->getCastKind() == clang::CK_LValueToRValue &&
+        e->getSubExpr()->getType().isVolatileQualified()) {
+      out_.polls = true;
+      if (depth_ > 0) out_.polls_in_loop = true;
+    }
+    return true;
+  }
+
+  bool VisitCXXConstructExpr(clang::CXXConstructExpr* e) {
+    if (const clang::CXXConstructorDecl* c = e->getConstructor()) fold(c, e);
+    return true;
+  }
+
+  bool VisitCallExpr(clang::CallExpr* e) {
+    if (sync_calls::is_barrier_call(e)) {
+      out_.barrier = true;
+      return true;
+    }
+    if (sync_calls::shuffle_op(e)) {
+      out_.shuffle = true;
+      return true;
+    }
+    if (const clang::FunctionDecl* fn = e->getDirectCallee()) {
+      fold(fn, e);
+      return true;
+    }
+    const clang::Expr* callee = e->getCallee()->IgnoreParenImpCasts();
+    if (const auto* u = llvm::dyn_cast<clang::UnresolvedLookupExpr>(callee)) {
+      // A call that depends on template parameters: every candidate must be safe.
+      for (const clang::NamedDecl* d : u->decls()) {
+        d = d->getUnderlyingDecl();
+        if (const auto* t = llvm::dyn_cast<clang::FunctionTemplateDecl>(d)) d = t->getTemplatedDecl();
+        if (const auto* fn = llvm::dyn_cast<clang::FunctionDecl>(d)) fold(fn, e);
+      }
+      return true;
+    }
+    if (e->isTypeDependent() || e->isValueDependent() ||
+        llvm::isa<clang::CXXDependentScopeMemberExpr>(callee) ||
+        llvm::isa<clang::UnresolvedMemberExpr>(callee))
+      return forbid("a call that depends on template parameters", e);
+    return forbid("a call through a function pointer", e);
+  }
+
+ private:
+  using Base = clang::RecursiveASTVisitor<summary_walker>;
+  template <class F>
+  bool loop(F&& f) {
+    ++depth_;
+    const bool r = f();
+    --depth_;
+    return r;
+  }
+  bool forbid(const std::string& why, const clang::Stmt* s) {
+    if (out_.forbidden.empty()) {
+      out_.forbidden = why;
+      out_.forbidden_line = calls_.ctx_.getSourceManager().getExpansionLineNumber(s->getBeginLoc());
+    }
+    return true;
+  }
+  void fold(const clang::FunctionDecl* fn, const clang::Stmt* at) {
+    switch (runtime_entry(fn)) {
+      case runtime_kind::sync:
+        forbid("a warp collective, a barrier with a result, grid sync or a device launch (" +
+                   fn->getNameAsString() + ")",
+               at);
+        return;
+      case runtime_kind::poll:
+        out_.polls = true;
+        if (depth_ > 0) out_.polls_in_loop = true;
+        return;
+      case runtime_kind::none:
+        break;
+    }
+    const sync_summary& s = calls_.of(fn);
+    if (s.barrier || s.shuffle || s.barrier_below) out_.barrier_below = true;
+    if (s.polls) {
+      out_.polls = true;
+      if (depth_ > 0) out_.polls_in_loop = true;
+    }
+    if (s.polls_in_loop) out_.polls_in_loop = true;
+    if (!s.forbidden.empty()) {
+      // Name the user's call, and the library's reason.
+      std::string name = fn->getNameAsString();
+      if (name.empty()) name = "a function";
+      forbid(name + ": " + s.forbidden, at);
+    }
+  }
+
+  sync_calls& calls_;
+  sync_summary& out_;
+  unsigned depth_;
+};
+
+const sync_summary& sync_calls::of(const clang::FunctionDecl* fn) {
+  static const sync_summary recursive = [] {
+    sync_summary r;
+    r.forbidden = "recursion";
+    return r;
+  }();
+  fn = fn->getCanonicalDecl();
+  if (auto it = done_.find(fn); it != done_.end()) return it->second;
+  if (active_[fn]) return recursive;
+  const clang::FunctionDecl* def = nullptr;
+  const clang::Stmt* body = fn->getBody(def);
+  if (!body) {
+    if (const clang::FunctionDecl* pattern = fn->getTemplateInstantiationPattern())
+      body = pattern->getBody(def);
+  }
+  sync_summary s;
+  if (body) {
+    active_[fn] = true;
+    summary_walker w(*this, s, 0);
+    w.TraverseStmt(const_cast<clang::Stmt*>(body));
+    if (const auto* ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(def))
+      for (const clang::CXXCtorInitializer* i : ctor->inits())
+        if (i->getInit()) w.TraverseStmt(i->getInit());
+    active_[fn] = false;
+  }
+  return done_[fn] = s;
+}
+
+sync_summary sync_calls::of_stmt(const clang::Stmt* st, unsigned loop_depth) {
+  sync_summary s;
+  summary_walker w(*this, s, loop_depth);
+  w.TraverseStmt(const_cast<clang::Stmt*>(st));
+  return s;
+}
+
+}  // namespace cuemu::regions

@@ -1,0 +1,47 @@
+// What a function can do that matters to the region translation, found on clang's AST: reach
+// __syncthreads() directly, reach another synchronisation point (a warp collective, a barrier
+// with a result, grid sync, a device-side launch), or poll memory (a spin-wait candidate).
+#pragma once
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Stmt.h>
+
+#include <map>
+#include <string>
+
+namespace cuemu::regions {
+
+struct sync_summary {
+  bool barrier = false;        // calls __syncthreads() (or a whole warp's __syncwarp()) itself
+  bool shuffle = false;        // calls a whole warp's __shfl*_sync() itself
+  bool barrier_below = false;  // a function it calls does either
+  bool polls = false;          // reaches a poll (atomics, fences, clock reads, volatile reads)
+  bool polls_in_loop = false;  // ... inside a loop: it may spin until another thread writes
+  std::string forbidden;       // why the region path cannot take it ("" if it can)
+  unsigned forbidden_line = 0;
+};
+
+// Summaries of functions, memoised over one translation unit.
+class sync_calls {
+ public:
+  explicit sync_calls(clang::ASTContext& ctx) : ctx_(ctx) {}
+  // The summary of a function's body (the kernel itself, or anything it calls).
+  const sync_summary& of(const clang::FunctionDecl* fn);
+  // The summary of one statement of a kernel (loop_depth: loops around it in the kernel).
+  sync_summary of_stmt(const clang::Stmt* s, unsigned loop_depth);
+  // A call to CUDA's __syncthreads(), or to __syncwarp() of the whole warp (the emulator's, in
+  // the global namespace): a point every thread of the block reaches together in the region form.
+  static bool is_barrier_call(const clang::Stmt* s);
+  // A __shfl_sync/__shfl_up_sync/__shfl_down_sync/__shfl_xor_sync of the whole warp: its
+  // operation's name in the runtime ("shfl_idx", ...), else nullptr.
+  static const char* shuffle_op(const clang::Stmt* s);
+
+ private:
+  friend class summary_walker;
+  clang::ASTContext& ctx_;
+  std::map<const clang::FunctionDecl*, sync_summary> done_;
+  std::map<const clang::FunctionDecl*, bool> active_;
+};
+
+}  // namespace cuemu::regions

@@ -1,0 +1,475 @@
+// Kernels of every shape the region translation meets, each checked against a CPU reference.
+// regions_test runs this program with CUEMU_EXEC=loops and fibers and under other schedules
+// (the output must be the same), and reads which path each kernel took from `cuemu cc -v`.
+#include <cassert>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CK(x)                                                              \
+  do {                                                                     \
+    cudaError_t e_ = (x);                                                  \
+    if (e_ != cudaSuccess) {                                               \
+      std::printf("%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorName(e_)); \
+      std::exit(1);                                                        \
+    }                                                                      \
+  } while (0)
+
+constexpr int kBlock = 128;
+
+// 1. The tree reduction: a block-level for loop, variables live across barriers.
+__global__ void tree_reduce(const float* in, float* out) {
+  __shared__ float s[kBlock];
+  const unsigned t = threadIdx.x;
+  s[t] = in[blockIdx.x * kBlock + t];
+  __syncthreads();
+  for (unsigned stride = kBlock / 2; stride > 0; stride >>= 1) {
+    if (t < stride) s[t] += s[t + stride];
+    __syncthreads();
+  }
+  if (t == 0) out[blockIdx.x] = s[0];
+}
+
+// 2. A tiled matrix product: a loop over tiles bounded by a parameter, an accumulator array.
+constexpr int kTile = 8;
+__global__ void matmul(const float* a, const float* b, float* c, int n) {
+  __shared__ float as[kTile][kTile];
+  __shared__ float bs[kTile][kTile];
+  const int row = blockIdx.y * kTile + threadIdx.y, col = blockIdx.x * kTile + threadIdx.x;
+  float acc[2] = {0.0f, 0.0f};
+  for (int k0 = 0; k0 < n; k0 += kTile) {
+    as[threadIdx.y][threadIdx.x] = a[row * n + k0 + threadIdx.x];
+    bs[threadIdx.y][threadIdx.x] = b[(k0 + threadIdx.y) * n + col];
+    __syncthreads();
+    for (int k = 0; k < kTile; ++k) acc[k & 1] += as[threadIdx.y][k] * bs[k][threadIdx.x];
+    __syncthreads();
+  }
+  c[row * n + col] = acc[0] + acc[1];
+}
+
+// 3. while and do-while loops with a uniform counter; a uniform branch holding barriers.
+__global__ void loops_and_branches(int* data, int rounds) {
+  __shared__ int s[kBlock];
+  const int t = threadIdx.x;
+  int v = data[blockIdx.x * kBlock + t];
+  int r = 0;
+  while (r < rounds) {
+    s[t] = v;
+    __syncthreads();
+    v += s[(t + 1) % kBlock];
+    __syncthreads();
+    ++r;
+  }
+  int k = 2;
+  do {
+    s[t] = v;
+    __syncthreads();
+    v ^= s[kBlock - 1 - t];
+    __syncthreads();
+    k -= 1;
+  } while (k > 0);
+  if (blockIdx.x % 2 == 0) {
+    s[t] = v;
+    __syncthreads();
+    v = s[0] + t;
+  } else {
+    s[t] = 2 * v;
+    __syncthreads();
+    v = s[kBlock - 1] - t;
+  }
+  data[blockIdx.x * kBlock + t] = v;
+}
+
+// 4. Threads that return before a barrier (the barrier waits only for the others, as on Volta),
+// and a parameter each thread moves.
+__global__ void early_exit(const int* in, int* out, int n) {
+  __shared__ int s[kBlock];
+  in += blockIdx.x * kBlock;
+  const int t = threadIdx.x;
+  s[t] = 0;
+  if (t >= n) return;
+  s[t] = in[t] * 3;
+  __syncthreads();
+  out[blockIdx.x * kBlock + t] = s[t] + s[(t + 1) % n];
+}
+
+// 5. A template, and dynamic shared memory.
+template <class T, int B>
+__global__ void template_scan(const T* in, T* out) {
+  extern __shared__ unsigned char raw[];
+  T* s = reinterpret_cast<T*>(raw);
+  const int t = threadIdx.x;
+  s[t] = in[blockIdx.x * B + t];
+  __syncthreads();
+  for (int d = 1; d < B; d *= 2) {
+    T x = t >= d ? s[t - d] : T(0);
+    __syncthreads();
+    s[t] += x;
+    __syncthreads();
+  }
+  out[blockIdx.x * B + t] = s[t];
+}
+
+// 6. Warp shuffles of the whole warp, and __syncwarp(): each a point every thread reaches.
+__global__ void warp_reduce(const unsigned* in, unsigned* out) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned v = in[i];
+  for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
+  if ((threadIdx.x & 31) == 0) out[i / 32] = v;
+}
+
+template <class T>
+__global__ void warp_collectives(const T* in, T* sum, T* scan, T* bcast) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned lane = threadIdx.x & 31;
+  T v = in[i];
+  T all = v;
+  for (int m = 1; m < 32; m *= 2) all += __shfl_xor_sync(0xffffffffu, all, m);
+  T inc = v;
+  for (int d = 1; d < 32; d *= 2) {
+    const T up = __shfl_up_sync(0xffffffffu, inc, d);
+    if (lane >= d) inc += up;
+  }
+  const T b = __shfl_sync(0xffffffffu, v, 3, 16);
+  sum[i] = all;
+  scan[i] = inc;
+  bcast[i] = b;
+}
+
+__global__ void syncwarp_ring(const unsigned* in, unsigned* out, int iters) {
+  __shared__ unsigned buf[kBlock];
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned lane = threadIdx.x & 31, base = threadIdx.x & ~31u;
+  unsigned acc = in[i];
+  for (int k = 0; k < iters; ++k) {
+    buf[threadIdx.x] = acc;
+    __syncwarp();
+    acc = acc * 3u + buf[base + ((lane + 1) & 31)];
+    __syncwarp();
+  }
+  out[i] = acc;
+}
+
+// 7-12: kernels that must stay on coroutines.
+__global__ void divergent_halves(int* out) {  // legal on Volta: each half at its own barrier
+  if (threadIdx.x < 32) {
+    out[threadIdx.x] = 1;
+    __syncthreads();
+  } else {
+    out[threadIdx.x] = 2;
+    __syncthreads();
+  }
+}
+
+__global__ void shuffle_and_barrier(const int* in, int* out) {
+  __shared__ int s[kBlock / 32];
+  int v = in[blockIdx.x * kBlock + threadIdx.x];
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  if (threadIdx.x % 32 == 0) s[threadIdx.x / 32] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) out[blockIdx.x] = s[0] + s[1] + s[2] + s[3];
+}
+
+__device__ void sync_in_callee() { __syncthreads(); }
+__global__ void barrier_in_callee(int* out) {
+  __shared__ int s[kBlock];
+  s[threadIdx.x] = threadIdx.x;
+  sync_in_callee();
+  out[threadIdx.x] = s[kBlock - 1 - threadIdx.x];
+}
+
+__global__ void spin_then_barrier(int* flag, int* out) {
+  __shared__ int s[kBlock];
+  if (threadIdx.x == 0) atomicExch(flag, 1);
+  while (atomicAdd(flag, 0) == 0) {
+  }
+  s[threadIdx.x] = 1;
+  __syncthreads();
+  out[threadIdx.x] = s[(threadIdx.x + 1) % kBlock];
+}
+
+__global__ void break_out_of_barrier_loop(int* out, int limit) {
+  __shared__ int s[kBlock];
+  int v = 0;
+  for (int i = 0; i < 8; ++i) {
+    s[threadIdx.x] = i;
+    __syncthreads();
+    v += s[0];
+    if (i == limit) break;
+    __syncthreads();
+  }
+  out[threadIdx.x] = v;
+}
+
+__global__ void barrier_with_result(const int* in, int* out) {
+  const int n = __syncthreads_count(in[threadIdx.x] > 0);
+  out[threadIdx.x] = n;
+}
+
+__global__ void ballot_count(const int* in, int* out) {
+  const unsigned b = __ballot_sync(0xffffffffu, in[threadIdx.x] > 0);
+  out[threadIdx.x] = __popc(b);
+}
+
+__global__ void shuffle_after_return(const int* in, int* out, int n) {
+  if (static_cast<int>(threadIdx.x) >= n) return;
+  int v = in[threadIdx.x];
+  v += __shfl_xor_sync(0xffffffffu, v, 1);
+  out[threadIdx.x] = v;
+}
+
+template <class T>
+static bool same(const std::vector<T>& a, const std::vector<T>& b) {
+  return a == b;
+}
+
+int main() {
+  const int blocks = 6;
+  bool all = true;
+  auto report = [&](const char* name, bool ok) {
+    std::printf("%-26s %s\n", name, ok ? "ok" : "FAIL");
+    all = all && ok;
+  };
+  {  // 1
+    std::vector<float> h(blocks * kBlock);
+    for (size_t i = 0; i < h.size(); ++i) h[i] = static_cast<float>((i * 7) % 13);
+    float *d, *o;
+    CK(cudaMalloc(&d, h.size() * 4));
+    CK(cudaMalloc(&o, blocks * 4));
+    CK(cudaMemcpy(d, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
+    tree_reduce<<<blocks, kBlock>>>(d, o);
+    std::vector<float> r(blocks), want(blocks);
+    CK(cudaMemcpy(r.data(), o, blocks * 4, cudaMemcpyDeviceToHost));
+    for (int b = 0; b < blocks; ++b) {
+      std::vector<float> s(h.begin() + b * kBlock, h.begin() + (b + 1) * kBlock);
+      for (int st = kBlock / 2; st > 0; st >>= 1)
+        for (int t = 0; t < st; ++t) s[t] += s[t + st];
+      want[b] = s[0];
+    }
+    report("tree_reduce", same(r, want));
+  }
+  {  // 2
+    const int n = 24;
+    std::vector<float> a(n * n), b(n * n), want(n * n);
+    for (int i = 0; i < n * n; ++i) {
+      a[i] = static_cast<float>(i % 5) - 2;
+      b[i] = static_cast<float>((i * 3) % 7) - 3;
+    }
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        float acc[2] = {0, 0};
+        for (int k = 0; k < n; ++k) acc[k & 1] += a[i * n + k] * b[k * n + j];
+        want[i * n + j] = acc[0] + acc[1];
+      }
+    float *da, *db, *dc;
+    CK(cudaMalloc(&da, n * n * 4));
+    CK(cudaMalloc(&db, n * n * 4));
+    CK(cudaMalloc(&dc, n * n * 4));
+    CK(cudaMemcpy(da, a.data(), n * n * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(db, b.data(), n * n * 4, cudaMemcpyHostToDevice));
+    matmul<<<dim3(n / kTile, n / kTile), dim3(kTile, kTile)>>>(da, db, dc, n);
+    std::vector<float> c(n * n);
+    CK(cudaMemcpy(c.data(), dc, n * n * 4, cudaMemcpyDeviceToHost));
+    report("matmul", same(c, want));
+  }
+  {  // 3
+    const int rounds = 3;
+    std::vector<int> h(blocks * kBlock), want(h.size());
+    for (size_t i = 0; i < h.size(); ++i) h[i] = static_cast<int>(i * 2654435761u % 1000);
+    for (int b = 0; b < blocks; ++b) {
+      std::vector<int> v(h.begin() + b * kBlock, h.begin() + (b + 1) * kBlock), s(kBlock);
+      for (int r = 0; r < rounds; ++r) {
+        s = v;
+        for (int t = 0; t < kBlock; ++t) v[t] += s[(t + 1) % kBlock];
+      }
+      for (int k = 0; k < 2; ++k) {
+        s = v;
+        for (int t = 0; t < kBlock; ++t) v[t] ^= s[kBlock - 1 - t];
+      }
+      if (b % 2 == 0) {
+        s = v;
+        for (int t = 0; t < kBlock; ++t) v[t] = s[0] + t;
+      } else {
+        for (int t = 0; t < kBlock; ++t) s[t] = 2 * v[t];
+        for (int t = 0; t < kBlock; ++t) v[t] = s[kBlock - 1] - t;
+      }
+      for (int t = 0; t < kBlock; ++t) want[b * kBlock + t] = v[t];
+    }
+    int* d;
+    CK(cudaMalloc(&d, h.size() * 4));
+    CK(cudaMemcpy(d, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
+    loops_and_branches<<<blocks, kBlock>>>(d, rounds);
+    std::vector<int> r(h.size());
+    CK(cudaMemcpy(r.data(), d, h.size() * 4, cudaMemcpyDeviceToHost));
+    report("loops_and_branches", same(r, want));
+  }
+  {  // 4
+    const int n = 100;
+    std::vector<int> h(blocks * kBlock), want(h.size(), -1);
+    for (size_t i = 0; i < h.size(); ++i) h[i] = static_cast<int>(i % 31);
+    for (int b = 0; b < blocks; ++b)
+      for (int t = 0; t < n; ++t) want[b * kBlock + t] = h[b * kBlock + t] * 3 + h[b * kBlock + (t + 1) % n] * 3;
+    int *d, *o;
+    CK(cudaMalloc(&d, h.size() * 4));
+    CK(cudaMalloc(&o, h.size() * 4));
+    CK(cudaMemcpy(d, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemset(o, 0xff, h.size() * 4));
+    early_exit<<<blocks, kBlock>>>(d, o, n);
+    std::vector<int> r(h.size());
+    CK(cudaMemcpy(r.data(), o, h.size() * 4, cudaMemcpyDeviceToHost));
+    report("early_exit", same(r, want));
+  }
+  {  // 5
+    constexpr int B = 64;
+    std::vector<long long> h(blocks * B), want(h.size());
+    for (size_t i = 0; i < h.size(); ++i) h[i] = static_cast<long long>(i % 9) - 4;
+    for (int b = 0; b < blocks; ++b) {
+      long long acc = 0;
+      for (int t = 0; t < B; ++t) want[b * B + t] = acc += h[b * B + t];
+    }
+    long long *d, *o;
+    CK(cudaMalloc(&d, h.size() * 8));
+    CK(cudaMalloc(&o, h.size() * 8));
+    CK(cudaMemcpy(d, h.data(), h.size() * 8, cudaMemcpyHostToDevice));
+    template_scan<long long, B><<<blocks, B, B * sizeof(long long)>>>(d, o);
+    std::vector<long long> r(h.size());
+    CK(cudaMemcpy(r.data(), o, h.size() * 8, cudaMemcpyDeviceToHost));
+    report("template_scan", same(r, want));
+  }
+  {  // 6
+    const int n = blocks * kBlock;
+    std::vector<unsigned> h(n), r(n / 32), want(n / 32);
+    for (int i = 0; i < n; ++i) h[i] = static_cast<unsigned>(i * 2654435761u >> 7);
+    unsigned *d, *o;
+    CK(cudaMalloc(&d, n * 4));
+    CK(cudaMalloc(&o, n / 32 * 4));
+    CK(cudaMemcpy(d, h.data(), n * 4, cudaMemcpyHostToDevice));
+    warp_reduce<<<blocks, kBlock>>>(d, o);
+    CK(cudaMemcpy(r.data(), o, n / 32 * 4, cudaMemcpyDeviceToHost));
+    // Each step reads lane l+off's value of the previous step (its own past the warp's end).
+    for (int w = 0; w < n / 32; ++w) {
+      unsigned v[32], nv[32];
+      for (int l = 0; l < 32; ++l) v[l] = h[w * 32 + l];
+      for (int off = 16; off > 0; off >>= 1) {
+        for (int l = 0; l < 32; ++l) nv[l] = v[l] + (l + off < 32 ? v[l + off] : v[l]);
+        for (int l = 0; l < 32; ++l) v[l] = nv[l];
+      }
+      want[w] = v[0];
+    }
+    report("warp_reduce", same(r, want));
+
+    std::vector<long long> in(n), sum(n), scan(n), bc(n), wsum(n), wscan(n), wbc(n);
+    for (int i = 0; i < n; ++i) in[i] = static_cast<long long>(i % 17) - 8;
+    for (int w = 0; w < n / 32; ++w) {
+      long long s = 0;
+      for (int l = 0; l < 32; ++l) s += in[w * 32 + l];
+      long long acc = 0;
+      for (int l = 0; l < 32; ++l) {
+        wsum[w * 32 + l] = s;
+        wscan[w * 32 + l] = acc += in[w * 32 + l];
+        wbc[w * 32 + l] = in[w * 32 + (l & ~15) + 3];
+      }
+    }
+    long long *di, *ds, *dc, *db;
+    for (long long** p : {&di, &ds, &dc, &db}) CK(cudaMalloc(p, n * 8));
+    CK(cudaMemcpy(di, in.data(), n * 8, cudaMemcpyHostToDevice));
+    warp_collectives<long long><<<blocks, kBlock>>>(di, ds, dc, db);
+    CK(cudaMemcpy(sum.data(), ds, n * 8, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(scan.data(), dc, n * 8, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(bc.data(), db, n * 8, cudaMemcpyDeviceToHost));
+    report("warp_collectives", same(sum, wsum) && same(scan, wscan) && same(bc, wbc));
+
+    // A block of 80 threads: the last warp has 16 lanes (a lane past its end reads 0).
+    warp_collectives<long long><<<1, 80>>>(di, ds, dc, db);
+    CK(cudaMemcpy(sum.data(), ds, 80 * 8, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(scan.data(), dc, 80 * 8, cudaMemcpyDeviceToHost));
+    long long digest = 0;
+    for (int i = 0; i < 80; ++i) digest = digest * 31 + sum[i] * 7 + scan[i];
+    std::printf("partial warp digest %lld\n", digest);
+
+    const int iters = 5;
+    std::vector<unsigned> ring(n), wring(n);
+    for (int w = 0; w < n / 32; ++w) {
+      unsigned acc[32], tmp[32];
+      for (int l = 0; l < 32; ++l) acc[l] = h[w * 32 + l];
+      for (int k = 0; k < iters; ++k) {
+        for (int l = 0; l < 32; ++l) tmp[l] = acc[l];
+        for (int l = 0; l < 32; ++l) acc[l] = acc[l] * 3u + tmp[(l + 1) & 31];
+      }
+      for (int l = 0; l < 32; ++l) wring[w * 32 + l] = acc[l];
+    }
+    unsigned* dr;
+    CK(cudaMalloc(&dr, n * 4));
+    syncwarp_ring<<<blocks, kBlock>>>(d, dr, iters);
+    CK(cudaMemcpy(ring.data(), dr, n * 4, cudaMemcpyDeviceToHost));
+    report("syncwarp_ring", same(ring, wring));
+  }
+  int *d, *o, *flag;
+  CK(cudaMalloc(&d, kBlock * 4));
+  CK(cudaMalloc(&o, kBlock * 4));
+  CK(cudaMalloc(&flag, 4));
+  std::vector<int> ones(kBlock, 1);
+  for (int i = 0; i < kBlock; i += 3) ones[i] = 0;
+  CK(cudaMemcpy(d, ones.data(), kBlock * 4, cudaMemcpyHostToDevice));
+  std::vector<int> r(kBlock);
+  {
+    divergent_halves<<<1, 64>>>(o);
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(r.data(), o, 64 * 4, cudaMemcpyDeviceToHost));
+    bool ok = true;
+    for (int t = 0; t < 64; ++t) ok = ok && r[t] == (t < 32 ? 1 : 2);
+    report("divergent_halves", ok);
+  }
+  {
+    shuffle_and_barrier<<<1, kBlock>>>(d, o);
+    CK(cudaMemcpy(r.data(), o, 4, cudaMemcpyDeviceToHost));
+    int want = 0;
+    for (int v : ones) want += v;
+    report("shuffle_and_barrier", r[0] == want);
+  }
+  {
+    barrier_in_callee<<<1, kBlock>>>(o);
+    CK(cudaMemcpy(r.data(), o, kBlock * 4, cudaMemcpyDeviceToHost));
+    bool ok = true;
+    for (int t = 0; t < kBlock; ++t) ok = ok && r[t] == kBlock - 1 - t;
+    report("barrier_in_callee", ok);
+  }
+  {
+    CK(cudaMemset(flag, 0, 4));
+    spin_then_barrier<<<1, kBlock>>>(flag, o);
+    CK(cudaMemcpy(r.data(), o, kBlock * 4, cudaMemcpyDeviceToHost));
+    bool ok = true;
+    for (int t = 0; t < kBlock; ++t) ok = ok && r[t] == 1;
+    report("spin_then_barrier", ok);
+  }
+  {
+    break_out_of_barrier_loop<<<1, kBlock>>>(o, 8);
+    CK(cudaMemcpy(r.data(), o, kBlock * 4, cudaMemcpyDeviceToHost));
+    bool ok = true;
+    for (int t = 0; t < kBlock; ++t) ok = ok && r[t] == 28;
+    report("break_out_of_barrier_loop", ok);
+  }
+  {
+    barrier_with_result<<<1, kBlock>>>(d, o);
+    CK(cudaMemcpy(r.data(), o, kBlock * 4, cudaMemcpyDeviceToHost));
+    int want = 0;
+    for (int v : ones) want += v > 0;
+    report("barrier_with_result", r[0] == want && r[kBlock - 1] == want);
+  }
+  {
+    ballot_count<<<1, 32>>>(d, o);
+    CK(cudaMemcpy(r.data(), o, 32 * 4, cudaMemcpyDeviceToHost));
+    int want = 0;
+    for (int t = 0; t < 32; ++t) want += ones[t] > 0;
+    report("ballot_count", r[0] == want && r[31] == want);
+  }
+  {
+    shuffle_after_return<<<1, 32>>>(d, o, 32);
+    CK(cudaMemcpy(r.data(), o, 32 * 4, cudaMemcpyDeviceToHost));
+    bool ok = true;
+    for (int t = 0; t < 32; ++t) ok = ok && r[t] == ones[t] + ones[t ^ 1];
+    report("shuffle_after_return", ok);
+  }
+  std::printf("%s\n", all ? "all ok" : "SOME FAILED");
+  return all ? 0 : 1;
+}

@@ -1,0 +1,145 @@
+// Barrier regions as loops over threads (emulator/src/regions, cuemu/regions.h).
+//
+// programs/shapes.cu holds kernels of each shape the translation meets, each checked against a
+// CPU reference by the program itself. The path each kernel must take is written here from the
+// translation's rules (not from its output): the shapes it proves safe run as loops, the others
+// keep their coroutines with the reason. Both paths and several schedules must print the same.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "run_cuemu.h"
+
+namespace {
+
+const std::string kShapes = std::string(PROGRAMS_DIR) + "/shapes.cu";
+
+std::string built_shapes() {
+  static std::string exe;
+  if (!exe.empty()) return exe;
+  char dir[] = "/tmp/cuemu-regions-test-XXXXXX";
+  if (!mkdtemp(dir)) return "";
+  exe = std::string(dir) + "/shapes";
+  const cuemu_result r = run_cuemu("cc " + kShapes + " -o " + exe);
+  EXPECT_EQ(r.status, 0) << r.out;
+  return exe;
+}
+
+cuemu_result run_program(const std::string& env) {
+  const std::string cmd = env + " " + built_shapes() + " 2>&1";
+  cuemu_result r;
+  FILE* p = popen(cmd.c_str(), "r");
+  char buf[4096];
+  while (p && std::fgets(buf, sizeof buf, p)) r.out += buf;
+  const int st = p ? pclose(p) : -1;
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  return r;
+}
+
+TEST(Regions, EachKernelTakesThePathItsShapeAllows) {
+  const cuemu_result r = run_cuemu("cc -v " + kShapes + " -o /dev/null");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::map<std::string, std::string> want = {
+      {"tree_reduce", "loops over threads"},
+      {"matmul", "loops over threads"},
+      {"loops_and_branches", "loops over threads"},
+      {"early_exit", "loops over threads"},
+      {"template_scan", "loops over threads"},
+      {"divergent_halves", "coroutines (a barrier under a condition that may differ"},
+      {"warp_reduce", "loops over threads"},
+      {"warp_collectives", "loops over threads"},
+      {"syncwarp_ring", "loops over threads"},
+      {"shuffle_and_barrier", "loops over threads"},
+      {"ballot_count", "coroutines (__ballot_sync"},
+      {"shuffle_after_return", "coroutines (a return in a kernel with warp shuffles)"},
+      {"barrier_in_callee", "coroutines (a barrier inside a function it calls)"},
+      {"spin_then_barrier", "coroutines (a loop that polls memory"},
+      {"break_out_of_barrier_loop", "coroutines (break or continue out of a loop that holds a barrier"},
+      {"barrier_with_result", "coroutines (__syncthreads_count"},
+  };
+  for (const auto& [kernel, path] : want)
+    EXPECT_NE(r.out.find(": kernel " + kernel + ": " + path), std::string::npos)
+        << kernel << " should take: " << path << "\n" << r.out;
+}
+
+TEST(Regions, BothPathsAndEverySchedulePrintTheSame) {
+  const cuemu_result loops = run_program("CUEMU_EXEC=loops");
+  EXPECT_EQ(loops.status, 0) << loops.out;
+  EXPECT_NE(loops.out.find("all ok"), std::string::npos) << loops.out;
+  for (const char* env : {"CUEMU_EXEC=fibers", "CUEMU_SCHEDULE=reverse", "CUEMU_SCHEDULE=random:7",
+                          "CUEMU_EXEC=fibers CUEMU_SCHEDULE=random:7", "CUEMU_WORKERS=1"}) {
+    const cuemu_result r = run_program(env);
+    EXPECT_EQ(r.status, 0) << env << "\n" << r.out;
+    EXPECT_EQ(r.out, loops.out) << env;
+  }
+}
+
+TEST(Regions, DriverOptionChoosesThePath) {
+  const cuemu_result fibers = run_cuemu("run --exec=fibers " + kShapes);
+  EXPECT_EQ(fibers.status, 0) << fibers.out;
+  EXPECT_EQ(fibers.out, run_program("CUEMU_EXEC=loops").out);
+  const cuemu_result bad = run_cuemu("run --exec=threads " + kShapes);
+  EXPECT_EQ(bad.status, 2) << bad.out;
+  EXPECT_NE(bad.out.find("expected loops or fibers"), std::string::npos) << bad.out;
+}
+
+TEST(Regions, UnknownExecutionPathIsAnError) {
+  const cuemu_result r = run_program("CUEMU_EXEC=threads");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("CUEMU_EXEC"), std::string::npos) << r.out;
+}
+
+// Differential testing of the two paths on the suite's correct programs that synchronise:
+// built once, run with the kernels' region forms (loops), with a coroutine per thread (fibers),
+// and with loops under a random schedule; the three print the same and end the same.
+class Differential : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(Differential, LoopsAndFibersPrintTheSame) {
+  // emulator/tests/<part>/...
+  const std::string src = std::string(PROGRAMS_DIR) + "/../../" + GetParam();
+  char dir[] = "/tmp/cuemu-differential-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string exe = std::string(dir) + "/prog";
+  // Its own build's flags, as the suite's other tests build it.
+  const std::string flags = std::string(GetParam()).find("cpp20") != std::string::npos ? "-std=c++20 " : "";
+  const cuemu_result built = run_cuemu("cc -v " + flags + src + " -o " + exe);
+  ASSERT_EQ(built.status, 0) << built.out;
+  auto run = [&](const std::string& env) {
+    cuemu_result r;
+    FILE* p = popen((env + " " + exe + " 2>&1").c_str(), "r");
+    char buf[4096];
+    while (p && std::fgets(buf, sizeof buf, p)) r.out += buf;
+    const int st = p ? pclose(p) : -1;
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return r;
+  };
+  const cuemu_result loops = run("CUEMU_EXEC=loops");
+  const cuemu_result fibers = run("CUEMU_EXEC=fibers");
+  const cuemu_result random = run("CUEMU_EXEC=loops CUEMU_SCHEDULE=random:3");
+  EXPECT_EQ(loops.status, fibers.status) << loops.out << "\n---\n" << fibers.out;
+  EXPECT_EQ(loops.out, fibers.out);
+  EXPECT_EQ(loops.status, random.status);
+  EXPECT_EQ(loops.out, random.out);
+  std::remove(exe.c_str());
+  rmdir(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Suite, Differential,
+    ::testing::Values("zoo/correct_reduction.cu", "zoo/cpp20_kernels.cu", "driver/programs/cp_async.cu",
+                      "progress/programs/activemask.cu", "progress/programs/producer_consumer.cu",
+                      "progress/programs/lookback_scan.cu", "progress/programs/grid_sync.cu",
+                      "dynamic_parallelism/programs/cdp.cu",
+                      "regions/programs/shapes.cu"),
+    [](const ::testing::TestParamInfo<const char*>& i) {
+      std::string n = i.param;
+      for (char& c : n)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+      return n;
+    });
+
+}  // namespace
