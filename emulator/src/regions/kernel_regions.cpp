@@ -28,6 +28,7 @@
 #include <clang/Lex/Lexer.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -66,6 +67,8 @@ struct segment {
   int offers = -1;                    // the shuffle whose value this segment computes
   std::set<const clang::VarDecl*> uses;
 };
+
+void comma_operands(const clang::Expr* e, std::vector<const clang::Expr*>& out);
 
 class translator {
  public:
@@ -302,6 +305,8 @@ item translator::shuffle_statement(const clang::Stmt* st) {
 }
 
 item translator::block_level(const clang::Stmt* s) {
+  if (const auto* a = llvm::dyn_cast<clang::AttributedStmt>(s))
+    return block_level(a->getSubStmt());  // #pragma unroll: a hint the region form drops
   item it;
   it.s = s;
   auto body_of = [&](const clang::Stmt* b) {
@@ -331,7 +336,11 @@ item translator::block_level(const clang::Stmt* s) {
     if (const clang::Stmt* init = f->getInit()) {
       if (has_barrier(init)) refuse("a barrier inside a for loop's initialisation", s);
       it.init_seg = new_segment({init}, nullptr);
-      if (const auto* e = llvm::dyn_cast<clang::Expr>(init)) for_parts_.insert(e->IgnoreParens());
+      if (const auto* e = llvm::dyn_cast<clang::Expr>(init)) {
+        std::vector<const clang::Expr*> parts;
+        comma_operands(e, parts);
+        for_parts_.insert(parts.begin(), parts.end());
+      }
       if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(init)) {
         if (invariant(d)) refuse("a for loop declaring a shared variable", s);
         declare(d, it.init_seg);
@@ -341,7 +350,9 @@ item translator::block_level(const clang::Stmt* s) {
     if (f->getInc()) {
       if (has_barrier(f->getInc())) refuse("a barrier inside a for loop's increment", s);
       it.inc_seg = new_segment({}, f->getInc());
-      for_parts_.insert(f->getInc()->IgnoreParens());
+      std::vector<const clang::Expr*> parts;
+      comma_operands(f->getInc(), parts);
+      for_parts_.insert(parts.begin(), parts.end());
     }
     it.body = body_of(f->getBody());
   } else if (const auto* w = llvm::dyn_cast<clang::WhileStmt>(s)) {
@@ -534,9 +545,11 @@ void translator::find_uniform() {
   // The writes every thread makes as one statement at block level.
   std::set<const clang::Expr*> top_level;
   for (const segment& g : segs_) {
-    if (g.expr) top_level.insert(g.expr->IgnoreParens());
+    std::vector<const clang::Expr*> parts;
+    if (g.expr && g.offers < 0) comma_operands(g.expr, parts);
     for (const clang::Stmt* st : g.stmts)
-      if (const auto* e = llvm::dyn_cast<clang::Expr>(st)) top_level.insert(e->IgnoreParens());
+      if (const auto* e = llvm::dyn_cast<clang::Expr>(st)) comma_operands(e, parts);
+    top_level.insert(parts.begin(), parts.end());
   }
   for (const auto& [v, seg] : declared_in_) {
     if (v->getType()->isReferenceType() || v->getType().isVolatileQualified()) continue;
@@ -615,6 +628,17 @@ std::string translator::text(const clang::Stmt* s) {
     if (next->is(clang::tok::semi))
       r = clang::CharSourceRange::getCharRange(r.getBegin(), next->getEndLoc());
   return scratch_.getRewrittenText(r);
+}
+
+// The expressions of a comma list (a, b, c), each without parentheses.
+void comma_operands(const clang::Expr* e, std::vector<const clang::Expr*>& out) {
+  e = e->IgnoreParens();
+  if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e); b && b->getOpcode() == clang::BO_Comma) {
+    comma_operands(b->getLHS(), out);
+    comma_operands(b->getRHS(), out);
+    return;
+  }
+  out.push_back(e);
 }
 
 std::string quote(const std::string& s) {
@@ -795,10 +819,10 @@ std::string translator::lambda(int seg, bool condition) {
 // values: one thread's run is every thread's.
 bool translator::runs_once(int seg) const {
   const segment& g = segs_[seg];
-  auto writes_only_uniform = [&](const clang::Expr* e) {
+  std::function<bool(const clang::Expr*)> writes_only_uniform = [&](const clang::Expr* e) -> bool {
     e = e->IgnoreParens();
     if (const auto* c = llvm::dyn_cast<clang::BinaryOperator>(e); c && c->getOpcode() == clang::BO_Comma)
-      return false;
+      return writes_only_uniform(c->getLHS()) && writes_only_uniform(c->getRHS());
     const clang::Expr* target = nullptr;
     if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e); b && b->isAssignmentOp()) {
       if (!uniform(b->getRHS())) return false;
@@ -908,6 +932,32 @@ kernel_result translator::run() {
       refuse("a loop that polls memory (atomics, volatile, fences, clock) and may wait for another "
              "thread",
              nullptr);
+    if (s.dependent) {
+      // What those calls reach is known per instantiation: every one in this file (the kernel
+      // is defined here, so no other file instantiates it) must be safe.
+      const clang::FunctionTemplateDecl* ft = k_->getDescribedFunctionTemplate();
+      const std::string at = " (line " + std::to_string(s.dependent_line) + ")";
+      if (!ft) refuse("a call that depends on template parameters" + at, nullptr);
+      unsigned seen = 0;
+      for (const clang::FunctionDecl* spec : ft->specializations()) {
+        ++seen;
+        const sync_summary& ss = calls_.of(spec);
+        std::string args;
+        if (const clang::TemplateArgumentList* ta = spec->getTemplateSpecializationArgs()) {
+          llvm::raw_string_ostream os(args);
+          for (unsigned i = 0; i < ta->size(); ++i) {
+            if (i) os << ", ";
+            ta->get(i).print(ctx_.getPrintingPolicy(), os, true);
+          }
+        }
+        const std::string who = "in " + r.name + "<" + args + ">: ";
+        if (!ss.forbidden.empty()) refuse(who + ss.forbidden, nullptr);
+        if (ss.barrier_below) refuse(who + "a barrier inside a function it calls", nullptr);
+        if (ss.polls_in_loop) refuse(who + "a loop that polls memory and may wait for another thread", nullptr);
+        if (ss.dependent) refuse(who + "a call clang did not resolve" + at, nullptr);
+      }
+      if (seen == 0) refuse("a call that depends on template parameters, and no instantiation" + at, nullptr);
+    }
     std::vector<item> items =
         sequence(std::vector<const clang::Stmt*>(body->body_begin(), body->body_end()));
     if (!shuffles_.empty()) {

@@ -17,7 +17,11 @@
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
 
+#include <climits>
+#include <cstdlib>
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -32,8 +36,43 @@ using namespace cuemu::regions;
 struct run_state {
   std::string file;  // for #line
   std::vector<kernel_result> kernels;
-  std::string output;  // the rewritten main file
+  std::vector<std::pair<unsigned, std::string>> inserts;  // (offset in the file, region form)
 };
+
+// The file as clang parses it: every launch configuration `<<<...>>>` blanked (spaces, newlines
+// kept), so that `k<<<g, b>>>(args)` reads as the call `k(args)`: host code parses, and a kernel
+// template is instantiated for the types its launches use. Offsets do not move.
+std::string without_launch_syntax(std::string t) {
+  const std::size_t n = t.size();
+  for (std::size_t i = 0; i < n;) {
+    const char c = t[i];
+    if (c == '/' && i + 1 < n && t[i + 1] == '/') {
+      while (i < n && t[i] != '\n') ++i;
+    } else if (c == '/' && i + 1 < n && t[i + 1] == '*') {
+      const std::size_t e = t.find("*/", i + 2);
+      i = e == std::string::npos ? n : e + 2;
+    } else if (c == '"' || c == '\'') {
+      for (++i; i < n && t[i] != c; ++i)
+        if (t[i] == '\\') ++i;
+      ++i;
+    } else if (t.compare(i, 3, "<<<") == 0) {
+      int depth = 0;
+      std::size_t j = i + 3;
+      for (; j + 2 < n; ++j) {
+        if (t[j] == '(' || t[j] == '[' || t[j] == '{') ++depth;
+        if (t[j] == ')' || t[j] == ']' || t[j] == '}') --depth;
+        if (depth <= 0 && t.compare(j, 3, ">>>") == 0) break;
+      }
+      if (j + 2 >= n) return t;  // unbalanced: leave it to clang
+      for (std::size_t k = i; k < j + 3; ++k)
+        if (t[k] != '\n') t[k] = ' ';
+      i = j + 3;
+    } else {
+      ++i;
+    }
+  }
+  return t;
+}
 
 class kernel_finder : public clang::RecursiveASTVisitor<kernel_finder> {
  public:
@@ -64,24 +103,19 @@ class consumer : public clang::ASTConsumer {
     f.TraverseDecl(ctx.getTranslationUnitDecl());
     sync_calls calls(ctx);
     clang::SourceManager& sm = ctx.getSourceManager();
-    clang::Rewriter out(sm, ctx.getLangOpts());
-    bool any = false;
     for (const clang::FunctionDecl* k : f.found) {
       kernel_result r = translate_kernel(ctx, calls, k, st_.file);
       if (r.regions) {
-        const auto* body = llvm::cast<clang::CompoundStmt>(k->getBody());
-        if (out.InsertTextAfterToken(body->getLBracLoc(), r.code)) {
+        const clang::SourceLocation brace = llvm::cast<clang::CompoundStmt>(k->getBody())->getLBracLoc();
+        if (brace.isMacroID() || sm.getFileID(brace) != sm.getMainFileID()) {
           r.regions = false;
           r.why = "its body could not be rewritten";
         } else {
-          any = true;
+          st_.inserts.emplace_back(sm.getFileOffset(brace) + 1, r.code);
         }
       }
       st_.kernels.push_back(std::move(r));
     }
-    if (!any) return;
-    const clang::RewriteBuffer* b = out.getRewriteBufferFor(sm.getMainFileID());
-    if (b) st_.output = std::string(b->begin(), b->end());
   }
 
  private:
@@ -95,7 +129,7 @@ class action : public clang::ASTFrontendAction {
                                                         llvm::StringRef) override {
     // The parse only has to see the kernels: errors elsewhere (a <<<...>>> launch is not C++)
     // are expected and not shown.
-    ci.getDiagnostics().setSuppressAllDiagnostics(true);
+    ci.getDiagnostics().setSuppressAllDiagnostics(!std::getenv("CUEMU_REGIONS_DIAGNOSTICS"));
     return std::make_unique<consumer>(st_);
   }
 
@@ -158,9 +192,20 @@ int main(int argc, char** argv) {
   args.push_back("-ferror-limit=0");
   args.push_back("-w");
   clang::tooling::FixedCompilationDatabase db(".", args);
-  clang::tooling::ClangTool tool(db, {in});
+  std::string text;
+  {
+    std::ifstream f(in, std::ios::binary);
+    text.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  }
+  // The tool's file names are absolute (its virtual file system overlays the blanked text there).
+  char resolved[PATH_MAX];
+  const std::string path = realpath(in.c_str(), resolved) ? resolved : in;
+  clang::tooling::ClangTool tool(db, {path});
+  const std::string parsed = without_launch_syntax(text);  // mapVirtualFile keeps a reference
+  tool.mapVirtualFile(path, parsed);
+  // CUEMU_REGIONS_DIAGNOSTICS=1 shows clang's messages (errors outside kernels are expected).
   clang::IgnoringDiagConsumer quiet;
-  tool.setDiagnosticConsumer(&quiet);
+  if (!std::getenv("CUEMU_REGIONS_DIAGNOSTICS")) tool.setDiagnosticConsumer(&quiet);
   action_factory factory(st);
   tool.run(&factory);  // errors outside the kernels are expected (see action)
 
@@ -169,9 +214,12 @@ int main(int argc, char** argv) {
     lines += st.file + ":" + std::to_string(k.line) + ": kernel " + k.name + ": " +
              (k.regions ? std::string("loops over threads") : "coroutines (" + k.why + ")") + "\n";
   if (!report.empty()) std::ofstream(report) << lines;
-  if (st.output.empty()) return 3;
+  if (st.inserts.empty()) return 3;
+  std::sort(st.inserts.begin(), st.inserts.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [offset, code] : st.inserts) text.insert(offset, code);
   std::ofstream w(out, std::ios::binary);
-  w << "#line 1 " << quote(st.file) << "\n" << st.output;
+  w << "#line 1 " << quote(st.file) << "\n" << text;
   if (!w) {
     std::fprintf(stderr, "cuemu-regions: cannot write %s\n", out.c_str());
     return 2;

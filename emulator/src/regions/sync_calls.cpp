@@ -149,8 +149,13 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
     }
     if (e->isTypeDependent() || e->isValueDependent() ||
         llvm::isa<clang::CXXDependentScopeMemberExpr>(callee) ||
-        llvm::isa<clang::UnresolvedMemberExpr>(callee))
-      return forbid("a call that depends on template parameters", e);
+        llvm::isa<clang::UnresolvedMemberExpr>(callee)) {
+      // Resolved in each instantiation: the kernel's instantiations are checked instead.
+      if (!out_.dependent)
+        out_.dependent_line = calls_.ctx_.getSourceManager().getExpansionLineNumber(e->getBeginLoc());
+      out_.dependent = true;
+      return true;
+    }
     return forbid("a call through a function pointer", e);
   }
 
@@ -191,6 +196,7 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
       if (depth_ > 0) out_.polls_in_loop = true;
     }
     if (s.polls_in_loop) out_.polls_in_loop = true;
+    if (s.dependent) out_.dependent = true;
     if (!s.forbidden.empty()) {
       // Name the user's call, and the library's reason.
       std::string name = fn->getNameAsString();

@@ -18,6 +18,9 @@ struct sync_summary {
   bool barrier_below = false;  // a function it calls does either
   bool polls = false;          // reaches a poll (atomics, fences, clock reads, volatile reads)
   bool polls_in_loop = false;  // ... inside a loop: it may spin until another thread writes
+  // Calls a function that depends on its template parameters (known per instantiation only).
+  bool dependent = false;
+  unsigned dependent_line = 0;
   std::string forbidden;       // why the region path cannot take it ("" if it can)
   unsigned forbidden_line = 0;
 };
