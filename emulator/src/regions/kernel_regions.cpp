@@ -42,7 +42,7 @@ struct refusal {
 };
 
 struct item {
-  enum kind_t { region, compound, if_, for_, while_, do_, shuffle } kind = region;
+  enum kind_t { region, compound, if_, for_, while_, do_, shuffle, jump } kind = region;
   const clang::Stmt* s = nullptr;
   std::vector<const clang::Stmt*> stmts;  // region: its statements
   std::vector<item> body, other;          // compound/loop body; if: then, else
@@ -85,6 +85,8 @@ class translator {
     throw refusal{why + (at ? " (line " + std::to_string(line_of(at->getBeginLoc())) + ")" : "")};
   }
   bool has_barrier(const clang::Stmt* s);
+  // A break or continue in s that leaves s (for the block-level loop around it).
+  static bool escapes(const clang::Stmt* s, bool in_loop = false, bool in_switch = false);
   std::vector<item> sequence(const std::vector<const clang::Stmt*>& stmts);
   item block_level(const clang::Stmt* s);
   item shuffle_statement(const clang::Stmt* s);
@@ -132,8 +134,21 @@ class translator {
   std::set<const clang::Expr*> for_parts_;  // for loops' increments (expressions)
   std::vector<const clang::Expr*> conditions_;  // of block-level loops and branches
   std::vector<shuffle_point> shuffles_;
+  bool in_block_loop_ = false;  // building the body of a block-level loop
   std::vector<std::string> offered_;  // per shuffle: its value's text
 };
+
+bool translator::escapes(const clang::Stmt* s, bool in_loop, bool in_switch) {
+  if (!s || llvm::isa<clang::LambdaExpr>(s)) return false;
+  if (llvm::isa<clang::BreakStmt>(s)) return !in_loop && !in_switch;
+  if (llvm::isa<clang::ContinueStmt>(s)) return !in_loop;
+  const bool loop = llvm::isa<clang::ForStmt>(s) || llvm::isa<clang::WhileStmt>(s) ||
+                    llvm::isa<clang::DoStmt>(s) || llvm::isa<clang::CXXForRangeStmt>(s);
+  const bool sw = llvm::isa<clang::SwitchStmt>(s);
+  for (const clang::Stmt* c : s->children())
+    if (escapes(c, in_loop || loop, in_switch || sw)) return true;
+  return false;
+}
 
 bool translator::has_barrier(const clang::Stmt* s) {
   if (!s) return false;
@@ -229,13 +244,22 @@ std::vector<item> translator::sequence(const std::vector<const clang::Stmt*>& st
       flush();  // the barrier itself: the end of the region
       continue;
     }
-    if (!has_barrier(s)) {
+    // break / continue for the block-level loop around: the loop's own, at block level.
+    const bool jump = in_block_loop_ && escapes(s);
+    if (!has_barrier(s) && !jump) {
       if (llvm::isa<clang::NullStmt>(s)) continue;
       run.push_back(s);
       continue;
     }
     flush();
-    out.push_back(llvm::isa<clang::Expr>(s) ? shuffle_statement(s) : block_level(s));
+    if (llvm::isa<clang::BreakStmt>(s) || llvm::isa<clang::ContinueStmt>(s)) {
+      item j;
+      j.kind = item::jump;
+      j.s = s;
+      out.push_back(std::move(j));
+      continue;
+    }
+    out.push_back(llvm::isa<clang::Expr>(s) && has_barrier(s) ? shuffle_statement(s) : block_level(s));
   }
   flush();
   return out;
@@ -314,6 +338,13 @@ item translator::block_level(const clang::Stmt* s) {
       return sequence(std::vector<const clang::Stmt*>(c->body_begin(), c->body_end()));
     return sequence({b});
   };
+  auto loop_body = [&](const clang::Stmt* b) {
+    const bool outer = in_block_loop_;
+    in_block_loop_ = true;
+    std::vector<item> r = body_of(b);
+    in_block_loop_ = outer;
+    return r;
+  };
   auto condition = [&](const clang::Expr* c) {
     if (!c) return -1;
     if (has_barrier(c)) refuse("a barrier inside a condition", c);
@@ -354,17 +385,17 @@ item translator::block_level(const clang::Stmt* s) {
       comma_operands(f->getInc(), parts);
       for_parts_.insert(parts.begin(), parts.end());
     }
-    it.body = body_of(f->getBody());
+    it.body = loop_body(f->getBody());
   } else if (const auto* w = llvm::dyn_cast<clang::WhileStmt>(s)) {
     if (w->getConditionVariable()) refuse("a barrier in a while loop with a condition declaration", s);
     it.kind = item::while_;
     block_loops_.insert(s);
     it.cond_seg = condition(w->getCond());
-    it.body = body_of(w->getBody());
+    it.body = loop_body(w->getBody());
   } else if (const auto* d = llvm::dyn_cast<clang::DoStmt>(s)) {
     it.kind = item::do_;
     block_loops_.insert(s);
-    it.body = body_of(d->getBody());
+    it.body = loop_body(d->getBody());
     it.cond_seg = condition(d->getCond());
   } else if (llvm::isa<clang::SwitchStmt>(s)) {
     refuse("a barrier inside a switch", s);
@@ -707,9 +738,11 @@ void translator::prepare_edits() {
         const std::string name = v->getNameAsString();
         std::string init;
         if (v->hasInit()) {
+          if (v->getLocation().isMacroID()) refuse("a declaration inside a macro", d);
           const clang::SourceLocation after = clang::Lexer::getLocForEndOfToken(v->getLocation(), 0, sm_, lo);
-          const clang::SourceLocation end = v->getEndLoc();
-          if (after.isMacroID() || end.isMacroID()) refuse("a declaration inside a macro", d);
+          // An initialiser may end in a macro (N * WARP_SIZE): where it expands.
+          const clang::SourceLocation end = sm_.getExpansionRange(v->getEndLoc()).getEnd();
+          if (after.isInvalid() || end.isMacroID()) refuse("a declaration inside a macro", d);
           init = scratch_.getRewrittenText(clang::CharSourceRange::getCharRange(
               after, clang::Lexer::getLocForEndOfToken(end, 0, sm_, lo)));
           // Array bounds stay with the type.
@@ -863,6 +896,9 @@ void translator::emit(const std::vector<item>& items, std::string& out, int dept
         out += "__cuemu_rb->each(" + lambda(it.seg, false) + ");\n}\n";
         break;
       }
+      case item::jump:
+        out += llvm::isa<clang::BreakStmt>(it.s) ? "break;\n" : "continue;\n";
+        break;
       case item::compound:
         out += "{\n";
         emit(it.body, out, depth + 1);
@@ -885,14 +921,16 @@ void translator::emit(const std::vector<item>& items, std::string& out, int dept
         if (it.init_seg >= 0)
           out += std::string(runs_once(it.init_seg) ? "__cuemu_rb->once(" : "__cuemu_rb->each(") +
                  lambda(it.init_seg, false) + ");\n";
-        if (it.cond_seg >= 0)
-          out += "while (__cuemu_rb->uniform(" + lambda(it.cond_seg, true) + ")) {\n";
-        else
-          out += "while (__cuemu_rb->live != 0) {\n";
-        emit(it.body, out, depth + 1);
+        // for (; cond; inc): a continue runs the increment.
+        out += "for (; ";
+        out += it.cond_seg >= 0 ? "__cuemu_rb->uniform(" + lambda(it.cond_seg, true) + ")"
+                                : std::string("__cuemu_rb->live != 0");
+        out += "; ";
         if (it.inc_seg >= 0)
           out += std::string(runs_once(it.inc_seg) ? "__cuemu_rb->once(" : "__cuemu_rb->each(") +
-                 lambda(it.inc_seg, false) + ");\n";
+                 lambda(it.inc_seg, false) + ")";
+        out += ") {\n";
+        emit(it.body, out, depth + 1);
         out += "}\n}\n";
         break;
       }

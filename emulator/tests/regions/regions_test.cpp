@@ -58,7 +58,8 @@ TEST(Regions, EachKernelTakesThePathItsShapeAllows) {
       {"shuffle_after_return", "coroutines (a return in a kernel with warp shuffles)"},
       {"barrier_in_callee", "coroutines (a barrier inside a function it calls)"},
       {"spin_then_barrier", "coroutines (a loop that polls memory"},
-      {"break_out_of_barrier_loop", "coroutines (break or continue out of a loop that holds a barrier"},
+      {"uniform_break_continue", "loops over threads"},
+      {"break_out_of_barrier_loop", "coroutines (a barrier under a condition that may differ"},
       {"barrier_with_result", "coroutines (__syncthreads_count"},
   };
   for (const auto& [kernel, path] : want)

@@ -188,6 +188,31 @@ __global__ void spin_then_barrier(int* flag, int* out) {
   out[threadIdx.x] = s[(threadIdx.x + 1) % kBlock];
 }
 
+// A uniform break and continue in a loop that holds barriers: the loop's own, at block level.
+__global__ void uniform_break_continue(int* out, int limit) {
+  __shared__ int s[kBlock];
+  int v = 0;
+  for (int i = 0; i < 8; ++i) {
+    if (i == limit) break;
+    if (i % 2 == 1) continue;
+    s[threadIdx.x] = i + static_cast<int>(threadIdx.x);
+    __syncthreads();
+    v += s[(threadIdx.x + 1) % kBlock];
+    __syncthreads();
+  }
+  int w = 0, rounds = 0;
+  while (true) {
+    s[threadIdx.x] = w;
+    __syncthreads();
+    w += s[kBlock - 1 - threadIdx.x] + 1;
+    __syncthreads();
+    rounds += 1;
+    if (rounds > limit) break;
+  }
+  out[threadIdx.x] = v * 100 + w;
+}
+
+// A thread-dependent break out of a loop that holds barriers: must stay on coroutines.
 __global__ void break_out_of_barrier_loop(int* out, int limit) {
   __shared__ int s[kBlock];
   int v = 0;
@@ -195,7 +220,7 @@ __global__ void break_out_of_barrier_loop(int* out, int limit) {
     s[threadIdx.x] = i;
     __syncthreads();
     v += s[0];
-    if (i == limit) break;
+    if (i == limit + static_cast<int>(threadIdx.x) / kBlock) break;
     __syncthreads();
   }
   out[threadIdx.x] = v;
@@ -441,6 +466,17 @@ int main() {
     bool ok = true;
     for (int t = 0; t < kBlock; ++t) ok = ok && r[t] == 1;
     report("spin_then_barrier", ok);
+  }
+  {
+    uniform_break_continue<<<1, kBlock>>>(o, 5);
+    CK(cudaMemcpy(r.data(), o, kBlock * 4, cudaMemcpyDeviceToHost));
+    bool ok = true;
+    for (int t = 0; t < kBlock; ++t) {
+      int v = 0;
+      for (int i = 0; i < 5; i += 2) v += i + (t + 1) % kBlock;
+      ok = ok && r[t] == v * 100 + 63;  // w = 2w + 1, six rounds
+    }
+    report("uniform_break_continue", ok);
   }
   {
     break_out_of_barrier_loop<<<1, kBlock>>>(o, 8);
