@@ -76,6 +76,20 @@ struct region_block {
     f(s);
     *current = nullptr;
   }
+  // __syncthreads_count/_and/_or: over the threads that have not returned, as the executor's
+  // barrier counts its arrivals.
+  template <class X>
+  [[gnu::always_inline]] inline int vote(barrier_op op, const X& x) const {
+    unsigned yes = 0, asked = 0;
+    for (unsigned s = 0; s < n; ++s) {
+      if (exited[s]) continue;
+      ++asked;
+      yes += x[s] != 0;
+    }
+    if (op == barrier_op::count) return static_cast<int>(yes);
+    if (op == barrier_op::and_) return yes == asked;
+    return yes != 0;
+  }
   template <class T>
   [[gnu::always_inline]] inline T shuffle(warp_op op, const region_var<T>& x, unsigned s, int arg,
                                           int width) const {

@@ -6,17 +6,17 @@
 // parameters no thread writes, blockIdx/blockDim/gridDim and variables proved so), and the points
 // themselves. Every run of statements between them is a region, written as
 //   __cuemu_rb->each([&](unsigned __cuemu_s) -> bool { <bindings> <statements> return true; });
-// A statement holding a shuffle is two regions: every thread offers its value, then every thread
-// runs the statement with its result. A variable declared at block level and used outside the
+// A statement holding a shuffle (or a __syncthreads_count/_and/_or) is two regions: every thread
+// offers its value, then every thread runs the statement with its result. A variable declared at block level and used outside the
 // region that declares it lives in a region_var (one per thread), or in a region_uniform (one per
 // block) when it is uniform and written only by a for loop's initialisation or increment, which
 // then run once; each region that uses it binds its name to the copy. Declarations that are the
 // same for every thread (__shared__, static, constexpr, types) move to the top. `return` in a
 // region ends that thread (`return false`). Anything the translation cannot prove right (a
 // barrier in a called function, in a switch or under a condition that may differ between
-// threads, break/continue across a barrier, a goto, a loop that polls memory and may spin,
-// ballots and votes, a return before a shuffle, calls it cannot see) keeps the kernel on
-// coroutines, with the reason.
+// threads, break/continue under such a condition, a goto, a loop that polls memory and may spin,
+// ballots and warp votes, a return in a kernel with shuffles, calls it cannot see) keeps the
+// kernel on coroutines, with the reason.
 #include "regions/kernel_regions.h"
 
 #include <clang/AST/DeclCXX.h>
@@ -58,6 +58,7 @@ struct shuffle_point {
   const char* op = nullptr;
   std::string width;
   std::string type;
+  bool vote = false;  // __syncthreads_count/_and/_or
 };
 
 // Code run per thread in one lambda: a region, a condition, a for's init or increment.
@@ -135,6 +136,7 @@ class translator {
   std::vector<const clang::Expr*> conditions_;  // of block-level loops and branches
   std::vector<shuffle_point> shuffles_;
   bool in_block_loop_ = false;  // building the body of a block-level loop
+  bool has_warp_shuffle_ = false;
   std::vector<std::string> offered_;  // per shuffle: its value's text
 };
 
@@ -297,6 +299,23 @@ item translator::shuffle_statement(const clang::Stmt* st) {
   sp.call = call;
   sp.op = sync_calls::shuffle_op(call);
   sp.width = "32";
+  const std::string op = sp.op;
+  if (op == "count" || op == "and_" || op == "or_") {
+    // Every thread offers its predicate; the result is the block's count, and, or.
+    sp.vote = true;
+    sp.type = "int";
+    shuffles_.push_back(sp);
+    item it;
+    it.kind = item::shuffle;
+    it.s = st;
+    it.shuffle_no = static_cast<int>(shuffles_.size()) - 1;
+    it.value_seg = new_segment({}, call->getArg(0));
+    segs_[it.value_seg].offers = it.shuffle_no;
+    it.seg = new_segment({st}, nullptr);
+    if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(st)) declare(d, it.seg);
+    return it;
+  }
+  has_warp_shuffle_ = true;
   if (call->getNumArgs() > 3 && !llvm::isa<clang::CXXDefaultArgExpr>(call->getArg(3))) {
     clang::Expr::EvalResult r;
     const clang::Expr* w = call->getArg(3);
@@ -692,9 +711,17 @@ void translator::prepare_edits() {
   // A shuffle's call becomes its result, read from the values every thread offered.
   for (std::size_t i = 0; i < shuffles_.size(); ++i) {
     const shuffle_point& sp = shuffles_[i];
+    const clang::CharSourceRange r = sm_.getExpansionRange(sp.call->getSourceRange());
+    if (sp.vote) {
+      offered_.push_back("(" + expr_text(sp.call->getArg(0)) + ") ? 1 : 0");
+      if (sp.call->getBeginLoc().isMacroID() ||
+          scratch_.ReplaceText(r, "__cuemu_rb->vote(::cuemu::detail::barrier_op::" + std::string(sp.op) +
+                                      ", __cuemu_x" + std::to_string(i) + ")"))
+        refuse("a barrier inside a macro", sp.call);
+      continue;
+    }
     offered_.push_back(expr_text(sp.call->getArg(1)));
     const std::string arg = expr_text(sp.call->getArg(2));
-    const clang::CharSourceRange r = sm_.getExpansionRange(sp.call->getSourceRange());
     if (sp.call->getBeginLoc().isMacroID() ||
         scratch_.ReplaceText(r, "__cuemu_rb->shuffle(::cuemu::detail::warp_op::" + std::string(sp.op) +
                                     ", __cuemu_x" + std::to_string(i) + ", __cuemu_s, (" + arg + "), " +
@@ -998,7 +1025,7 @@ kernel_result translator::run() {
     }
     std::vector<item> items =
         sequence(std::vector<const clang::Stmt*>(body->body_begin(), body->body_end()));
-    if (!shuffles_.empty()) {
+    if (has_warp_shuffle_) {
       // A thread that returned is missing from its warp's later shuffles (a GPU's undefined case).
       struct returns : clang::RecursiveASTVisitor<returns> {
         bool any = false;

@@ -80,8 +80,13 @@ const char* sync_calls::shuffle_op(const clang::Stmt* s) {
       if (!fn || !global(fn)) return nullptr;
     }
   }
-  if (!fn || !fn->getIdentifier() || !global(fn) || !full_mask(call, fn)) return nullptr;
+  if (!fn || !fn->getIdentifier() || !global(fn)) return nullptr;
   const llvm::StringRef n = fn->getName();
+  // The block's barriers with a result: the same two passes, over the block.
+  if (n == "__syncthreads_count") return "count";
+  if (n == "__syncthreads_and") return "and_";
+  if (n == "__syncthreads_or") return "or_";
+  if (!full_mask(call, fn)) return nullptr;
   if (n == "__shfl_sync") return "shfl_idx";
   if (n == "__shfl_up_sync") return "shfl_up";
   if (n == "__shfl_down_sync") return "shfl_down";

@@ -228,7 +228,10 @@ __global__ void break_out_of_barrier_loop(int* out, int limit) {
 
 __global__ void barrier_with_result(const int* in, int* out) {
   const int n = __syncthreads_count(in[threadIdx.x] > 0);
-  out[threadIdx.x] = n;
+  const int all = __syncthreads_and(in[threadIdx.x] >= 0);
+  int any = 0;
+  any += __syncthreads_or(in[threadIdx.x] > 5);
+  out[threadIdx.x] = n * 100 + all * 10 + any;
 }
 
 __global__ void ballot_count(const int* in, int* out) {
@@ -490,7 +493,7 @@ int main() {
     CK(cudaMemcpy(r.data(), o, kBlock * 4, cudaMemcpyDeviceToHost));
     int want = 0;
     for (int v : ones) want += v > 0;
-    report("barrier_with_result", r[0] == want && r[kBlock - 1] == want);
+    report("barrier_with_result", r[0] == want * 100 + 10 && r[kBlock - 1] == want * 100 + 10);
   }
   {
     ballot_count<<<1, 32>>>(d, o);
