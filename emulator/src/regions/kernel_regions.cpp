@@ -18,6 +18,7 @@
 // ballots and warp votes, a return in a kernel with shuffles, calls it cannot see) keeps the
 // kernel on coroutines, with the reason.
 #include "regions/kernel_regions.h"
+#include "regions/quote.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
@@ -299,21 +300,25 @@ item translator::shuffle_statement(const clang::Stmt* st) {
   sp.call = call;
   sp.op = sync_calls::shuffle_op(call);
   sp.width = "32";
-  const std::string op = sp.op;
-  if (op == "count" || op == "and_" || op == "or_") {
-    // Every thread offers its predicate; the result is the block's count, and, or.
-    sp.vote = true;
-    sp.type = "int";
+  // The point's two passes: every thread offers `value`, then runs the statement.
+  auto point = [&](const clang::Expr* value) {
     shuffles_.push_back(sp);
     item it;
     it.kind = item::shuffle;
     it.s = st;
     it.shuffle_no = static_cast<int>(shuffles_.size()) - 1;
-    it.value_seg = new_segment({}, call->getArg(0));
+    it.value_seg = new_segment({}, value);
     segs_[it.value_seg].offers = it.shuffle_no;
     it.seg = new_segment({st}, nullptr);
     if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(st)) declare(d, it.seg);
     return it;
+  };
+  const std::string op = sp.op;
+  if (op == "count" || op == "and_" || op == "or_") {
+    // Every thread offers its predicate; the result is the block's count, and, or.
+    sp.vote = true;
+    sp.type = "int";
+    return point(call->getArg(0));
   }
   has_warp_shuffle_ = true;
   if (call->getNumArgs() > 3 && !llvm::isa<clang::CXXDefaultArgExpr>(call->getArg(3))) {
@@ -335,16 +340,7 @@ item translator::shuffle_statement(const clang::Stmt* st) {
     refuse("a warp shuffle of a value whose type cannot be named", call);
   if (t->isDependentType()) dependent_types_.push_back(sp.type);
   else if (!t.isTriviallyCopyableType(ctx_)) refuse("a warp shuffle of this type", call);
-  shuffles_.push_back(sp);
-  item it;
-  it.kind = item::shuffle;
-  it.s = st;
-  it.shuffle_no = static_cast<int>(shuffles_.size()) - 1;
-  it.value_seg = new_segment({}, call->getArg(1));
-  segs_[it.value_seg].offers = it.shuffle_no;
-  it.seg = new_segment({st}, nullptr);
-  if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(st)) declare(d, it.seg);
-  return it;
+  return point(call->getArg(1));
 }
 
 item translator::block_level(const clang::Stmt* s) {
@@ -691,14 +687,6 @@ void comma_operands(const clang::Expr* e, std::vector<const clang::Expr*>& out) 
   out.push_back(e);
 }
 
-std::string quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
 
 std::string translator::line_directive(const clang::Stmt* s) const {
   return "\n#line " + std::to_string(line_of(s->getBeginLoc())) + " " + quote(file_) + "\n";
@@ -816,29 +804,16 @@ std::string translator::bindings(int seg) {
            "[__cuemu_s]; ";
   }
   // Parameters a thread writes: its own copy.
-  std::set<const clang::VarDecl*> used;
-  for (const clang::Stmt* s : segs_[seg].stmts) {
-    struct refs : clang::RecursiveASTVisitor<refs> {
-      std::set<const clang::VarDecl*>* out;
-      bool VisitDeclRefExpr(clang::DeclRefExpr* e) {
-        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(e->getDecl())) out->insert(v);
-        return true;
-      }
-    } r;
-    r.out = &used;
-    r.TraverseStmt(const_cast<clang::Stmt*>(s));
-  }
-  if (segs_[seg].expr) {
-    struct refs : clang::RecursiveASTVisitor<refs> {
-      std::set<const clang::VarDecl*>* out;
-      bool VisitDeclRefExpr(clang::DeclRefExpr* e) {
-        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(e->getDecl())) out->insert(v);
-        return true;
-      }
-    } r;
-    r.out = &used;
-    r.TraverseStmt(const_cast<clang::Expr*>(segs_[seg].expr));
-  }
+  struct refs : clang::RecursiveASTVisitor<refs> {
+    std::set<const clang::VarDecl*> used;
+    bool VisitDeclRefExpr(clang::DeclRefExpr* e) {
+      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(e->getDecl())) used.insert(v);
+      return true;
+    }
+  } r;
+  for (const clang::Stmt* s : segs_[seg].stmts) r.TraverseStmt(const_cast<clang::Stmt*>(s));
+  if (segs_[seg].expr) r.TraverseStmt(const_cast<clang::Expr*>(segs_[seg].expr));
+  const std::set<const clang::VarDecl*>& used = r.used;
   for (std::size_t i = 0; i < params_.size(); ++i)
     if (used.count(params_[i])) {
       if (!names.insert(params_[i]->getNameAsString()).second)

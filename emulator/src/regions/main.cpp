@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "regions/kernel_regions.h"
+#include "regions/quote.h"
 
 namespace {
 
@@ -146,14 +147,6 @@ class action_factory : public clang::tooling::FrontendActionFactory {
   run_state& st_;
 };
 
-std::string quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
 
 int usage() {
   std::fprintf(stderr,
