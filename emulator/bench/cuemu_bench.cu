@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -324,6 +325,49 @@ int run_capture(const std::string& cmd, std::string& out) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+// The ceiling of the row copy's scaling: the serial loop split over w plain host threads (started
+// once, released together per run), wall ms, median of bench::reps(). A memory-bound copy stops
+// scaling where this does, whatever runs it.
+double plain_threads_row_copy_ms(unsigned w) {
+  using bench::kRows;
+  using bench::kVecsPerRow;
+  std::vector<uint4> src(static_cast<size_t>(kRows) * kVecsPerRow), dst(src.size());
+  std::vector<int> idx(kRows);
+  uint64_t seed = 1;
+  for (auto& v : src) v = make_uint4(bench::mix(seed), 1, 2, 3);
+  for (int r = 0; r < kRows; ++r) idx[r] = (r * 7919) % kRows;
+  std::atomic<unsigned> generation{0}, done{0};
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> pool;
+  for (unsigned i = 0; i < w; ++i)
+    pool.emplace_back([&, i] {
+      unsigned seen = 0;
+      for (;;) {
+        unsigned g;
+        while ((g = generation.load(std::memory_order_acquire)) == seen)
+          if (stop.load(std::memory_order_relaxed)) return;
+        seen = g;
+        const int r0 = static_cast<int>(static_cast<long>(kRows) * i / w);
+        const int r1 = static_cast<int>(static_cast<long>(kRows) * (i + 1) / w);
+        bench::serial_row_copy(src.data() + static_cast<size_t>(r0) * kVecsPerRow, dst.data(),
+                               idx.data() + r0, r1 - r0);
+        done.fetch_add(1, std::memory_order_release);
+      }
+    });
+  std::vector<double> t;
+  for (int k = 0; k < bench::reps() + 1; ++k) {  // the first run touches the pages
+    done.store(0);
+    const double t0 = bench::now_ms();
+    generation.fetch_add(1, std::memory_order_release);
+    while (done.load(std::memory_order_acquire) != w) {
+    }
+    if (k > 0) t.push_back(bench::now_ms() - t0);
+  }
+  stop = true;
+  for (auto& th : pool) th.join();
+  return bench::median(t);
+}
+
 int parent() {
   const std::string self = self_path();
   const std::string dir = self.substr(0, self.rfind('/'));
@@ -431,6 +475,12 @@ int parent() {
       for (unsigned w : workers) std::printf("  %6.2fx", base / emu[name][w]);
       std::printf("\n");
     }
+    // The hardware's ceiling for the memory-bound row copy: plain threads, same copy.
+    std::map<unsigned, double> plain;
+    for (unsigned w : workers) plain[w] = plain_threads_row_copy_ms(w);
+    std::printf("%-26s", "row_copy, plain threads");
+    for (unsigned w : workers) std::printf("  %6.2fx", plain[workers.front()] / plain[w]);
+    std::printf("   (the serial loop on w host threads: the ceiling)\n");
     std::printf("\n");
   }
 

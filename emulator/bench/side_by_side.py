@@ -8,7 +8,9 @@ POCL_MAX_PTHREAD_COUNT=1); prints their wall-clock medians and the ratios the is
 
   emulator/bench/side_by_side.py --cuemu-bench build/bin/cuemu_bench \
       --hip-cpu /tmp/hip-cpu [--core 1] [--reps 9]
-(--hip-cpu: a HIP-CPU checkout; left out, its column is empty.)
+(--hip-cpu: a HIP-CPU checkout; left out, its column is empty. --hip-bench EXE: a hip_bench
+already built from it, for a machine without TBB's headers. --no-pocl: no PoCL column, for a
+machine where Debian's pocl-opencl-icd cannot be installed.)
 """
 import argparse
 import os
@@ -44,6 +46,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cuemu-bench", required=True)
     ap.add_argument("--hip-cpu", default="")
+    ap.add_argument("--hip-bench", default="")
+    ap.add_argument("--no-pocl", action="store_true")
     ap.add_argument("--core", type=int, default=1)
     ap.add_argument("--reps", type=int, default=9)
     ap.add_argument("--build-dir", default="/tmp/side-by-side")
@@ -54,17 +58,20 @@ def main():
     one = dict(reps, CUEMU_BENCH_WORKERS="1")
     cols["cuemu loops"] = run([a.cuemu_bench], dict(one, CUEMU_EXEC="loops"), a.core)
     cols["cuemu fibers"] = run([a.cuemu_bench], dict(one, CUEMU_EXEC="fibers"), a.core)
-    if a.hip_cpu:
+    if a.hip_bench:
+        cols["HIP-CPU"] = run([a.hip_bench], reps, a.core)
+    elif a.hip_cpu:
         exe = os.path.join(a.build_dir, "hip_bench")
         subprocess.run(["g++", "-std=c++17", "-O2", "-g", "-DNDEBUG", "-I" + a.hip_cpu + "/include",
                         os.path.join(HERE, "hipcpu", "hip_bench.cpp"), "-o", exe, "-ltbb",
                         "-lboost_context", "-lpthread"], check=True)
         # Pinned to one core, TBB sees one CPU in its affinity mask: one worker.
         cols["HIP-CPU"] = run([exe], reps, a.core)
-    exe = os.path.join(a.build_dir, "pocl_bench")
-    subprocess.run(["g++", "-std=c++17", "-O2", "-g", "-DNDEBUG", os.path.join(HERE, "pocl", "pocl_bench.cpp"),
-                    "-o", exe, "-lOpenCL"], check=True)
-    cols["PoCL"] = run([exe], dict(reps, POCL_MAX_PTHREAD_COUNT="1"), a.core)
+    if not a.no_pocl:
+        exe = os.path.join(a.build_dir, "pocl_bench")
+        subprocess.run(["g++", "-std=c++17", "-O2", "-g", "-DNDEBUG",
+                        os.path.join(HERE, "pocl", "pocl_bench.cpp"), "-o", exe, "-lOpenCL"], check=True)
+        cols["PoCL"] = run([exe], dict(reps, POCL_MAX_PTHREAD_COUNT="1"), a.core)
 
     names = list(cols)
     print(f"one core (taskset -c {a.core}), wall ms, medians of {a.reps}; "

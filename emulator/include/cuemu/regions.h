@@ -25,42 +25,35 @@ class region_var;
 
 struct region_block {
   const uint3* tid = nullptr;    // threadIdx by slot (the block's schedule order)
-  void* const* lane = nullptr;   // the executor's record of each slot's CUDA thread
-  void** current = nullptr;      // where the executor keeps the CUDA thread running now
   unsigned n = 0;                // threads in the block
   unsigned live = 0;             // threads that have not returned
+  // The slot of the CUDA thread running now (n between regions): the executor's record of the
+  // running thread in a region block (faults, the device runtime's per-thread state).
+  unsigned at = 0;
   unsigned char* exited = nullptr;  // per slot: returned (or PTX exit)
   unsigned first = 0;               // no thread before this slot is live
   const unsigned* index_of = nullptr;  // slot -> the thread's linear index in the block
   const unsigned* slot_of = nullptr;   // linear index -> slot
+  bool identity = false;               // slot == linear index (the default schedule)
   void* owner = nullptr;  // the block executor
 
   void* alloc(std::size_t bytes, std::size_t align);  // exec/region_block.cpp
 
   // Runs f(slot) as each thread of the block that has not returned, in schedule order. f returns
-  // false where the thread returned from the kernel.
-  template <class F>
+  // false where the thread returned from the kernel. ThreadIdx: whether the region reads
+  // threadIdx (the translation proved it does not, through every function it calls: the
+  // runtime's own entry points find the running thread through `at`).
+  template <bool ThreadIdx = true, class F>
   [[gnu::always_inline]] inline void each(F&& f) {
-    const uint3* const t = tid;
-    void* const* const l = lane;
-    void** const cur = current;
-    unsigned char* const gone = exited;
-    for (unsigned s = 0, e = n; s < e; ++s) {
-      if (gone[s]) continue;
-      *cur = l[s];
-      threadIdx = t[s];
-      bool go;
-      try {
-        go = f(s);
-      } catch (const thread_exit_signal&) {
-        go = false;
-      }
-      if (!go) {
-        gone[s] = 1;
-        --live;
-      }
+    const unsigned e = n;
+    if (live == e) {
+      for (unsigned s = 0; s < e; ++s) step<ThreadIdx>(f, s);
+    } else {
+      const unsigned char* const gone = exited;
+      for (unsigned s = first; s < e; ++s)
+        if (!gone[s]) step<ThreadIdx>(f, s);
     }
-    *cur = nullptr;
+    at = e;
   }
 
   // Code whose effect is the same in every thread (the translation proved it: a uniform loop
@@ -71,10 +64,10 @@ struct region_block {
     while (s < n && exited[s]) ++s;
     first = s;
     if (s == n) return;
-    *current = lane[s];
+    at = s;
     threadIdx = tid[s];
     f(s);
-    *current = nullptr;
+    at = n;
   }
   // __syncthreads_count/_and/_or: over the threads that have not returned, as the executor's
   // barrier counts its arrivals.
@@ -90,11 +83,20 @@ struct region_block {
     if (op == barrier_op::and_) return yes == asked;
     return yes != 0;
   }
-  template <class T>
-  [[gnu::always_inline]] inline T shuffle(warp_op op, const region_var<T>& x, unsigned s, int arg,
-                                          int width) const {
-    return region_shuffle(*this, op, x, s, arg, width);
-  }
+  // The block's warps as a shuffle's read pass sees them: a value, which the compiler keeps in
+  // registers over the pass (the pass's stores cannot change it).
+  struct warps_view {
+    const unsigned* index_of;
+    const unsigned* slot_of;
+    unsigned n;
+    bool identity;
+    template <class T>
+    [[gnu::always_inline]] inline T shuffle(warp_op op, const region_var<T>& x, unsigned s, int arg,
+                                            int width) const {
+      return region_shuffle(*this, op, x, s, arg, width);
+    }
+  };
+  warps_view warps() const noexcept { return {index_of, slot_of, n, identity}; }
   // The condition of a block-level loop or branch, proved the same in every thread.
   template <class F>
   [[gnu::always_inline]] inline bool uniform(F&& f) {
@@ -103,6 +105,22 @@ struct region_block {
     return r;
   }
 
+ private:
+  template <bool ThreadIdx, class F>
+  [[gnu::always_inline]] inline void step(F& f, unsigned s) {
+    at = s;
+    if constexpr (ThreadIdx) threadIdx = tid[s];
+    bool go;
+    try {
+      go = f(s);
+    } catch (const thread_exit_signal&) {
+      go = false;
+    }
+    if (!go) [[unlikely]] {
+      exited[s] = 1;
+      --live;
+    }
+  }
 };
 
 // Set by the executor while it runs a block of a kernel that has a region form.
@@ -141,10 +159,10 @@ class region_uniform {
 // thread of the block offered: the rules of exec/warp_collectives.cpp (a lane past the end of a
 // partial last warp reads 0).
 template <class T>
-[[gnu::always_inline]] inline T region_shuffle(const region_block& b, warp_op op,
+[[gnu::always_inline]] inline T region_shuffle(const region_block::warps_view& b, warp_op op,
                                                const region_var<T>& x, unsigned slot, int arg,
                                                int width) {
-  const unsigned i = b.index_of[slot];
+  const unsigned i = b.identity ? slot : b.index_of[slot];
   const unsigned lane = i & 31u, warp_first = i - lane;
   const unsigned count = b.n - warp_first < 32u ? b.n - warp_first : 32u;
   const unsigned segmask = (32u - static_cast<unsigned>(width)) & 31u;
@@ -176,7 +194,7 @@ template <class T>
     std::memset(static_cast<void*>(&zero), 0, sizeof zero);
     return zero;
   }
-  return x[b.slot_of[warp_first + j]];
+  return x[b.identity ? warp_first + j : b.slot_of[warp_first + j]];
 }
 
 template <class T>

@@ -32,6 +32,8 @@
 
 namespace cuemu::detail {
 
+struct region_block;
+
 enum class lane_state : std::uint8_t {
   unstarted, running, ready, at_barrier, at_collective, yielded, exited
 };
@@ -157,7 +159,14 @@ class block_executor {
   void finish_batch();
   void leave_batch(lane& l);
   void exit_slots(unsigned begin, unsigned end);
-  lane* cur() const noexcept { return static_cast<lane*>(batch_.current); }
+  // The lane running now (nullptr between lanes). A region block keeps only the running slot
+  // (region_block::at), so that its loops store one number per thread.
+  lane* cur() const noexcept {
+    if (regions_) [[unlikely]] return static_cast<lane*>(region_lane());
+    return static_cast<lane*>(batch_.current);
+  }
+  void* region_lane() const noexcept;  // exec/region_block.cpp
+  void leave_regions() noexcept;       // also when a fault leaves the block's region form
   bool has_exited(const lane& l) const noexcept {
     return l.state == lane_state::exited || !(warps_[l.warp].alive & (1u << l.lane_id));
   }
@@ -259,6 +268,8 @@ class block_executor {
   unsigned preemptions_ = 0;                  // of this block
   bool synccheck_ = false;
   bool regions_ = false;  // the running block runs its region form
+  region_block* region_ = nullptr;        // its loops' state
+  region_block* region_outer_ = nullptr;  // t_regions before it
   std::vector<unsigned char> region_exited_;
   std::vector<unsigned> slot_index_, index_slot_;  // slot <-> linear thread index
   struct region_arena {

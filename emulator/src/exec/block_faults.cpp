@@ -97,6 +97,7 @@ void block_executor::fault_at(const lane& l, const char* fault_class, const std:
   if (running_ != &sched_) {
     // On a lane (the faulting one, or the one whose arrival found the fault): leave for good;
     // the scheduler abandons the block.
+    leave_regions();
     switch_to(&sched_);
     std::abort();  // never resumed
   }
@@ -105,7 +106,8 @@ void block_executor::fault_at(const lane& l, const char* fault_class, const std:
 void block_executor::fault_current_lane(const char* fault_class, const char* file, int line,
                                         const std::string& details, cudaError_t error,
                                         bool fails_process) {
-  lane& l = *cur();
+  // Between two regions of a region block no thread runs: the block's first names it.
+  lane& l = cur() ? *cur() : lanes_.front();
   fault_report r;
   r.fault_class = fault_class;
   r.kernel = launch_->kernel_name;
@@ -119,6 +121,7 @@ void block_executor::fault_current_lane(const char* fault_class, const char* fil
   report_fault(r);
   faulted_ = true;
   launch_->aborted = true;
+  leave_regions();
   switch_to(&sched_);
   std::abort();  // never resumed
 }

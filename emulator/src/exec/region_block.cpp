@@ -20,23 +20,24 @@ void block_executor::run_regions() {
   const unsigned n = static_cast<unsigned>(lanes_.size());
   region_block rb;
   rb.tid = slot_tid_.data();
-  rb.lane = slot_lane_.data();
-  rb.current = &batch_.current;
-  rb.n = rb.live = n;
+  rb.n = rb.live = rb.at = n;
   region_exited_.assign(n, 0);
   rb.exited = region_exited_.data();
   rb.owner = this;
   rb.index_of = slot_index_.data();
   rb.slot_of = index_slot_.data();
+  rb.identity = true;
+  for (unsigned s = 0; s < n && rb.identity; ++s) rb.identity = slot_index_[s] == s;
   region_arena_.chunk = region_arena_.used = 0;
   for (warp& w : warps_) w.dirty = true;
+  batch_.current = nullptr;
+  region_ = &rb;
+  region_outer_ = t_regions;
   regions_ = true;
-  region_block* outer = t_regions;
   t_regions = &rb;
   const kernel_entry& e = launch_->entry;
   e.invoke(e.fn, e.params);
-  t_regions = outer;
-  regions_ = false;
+  leave_regions();
   // Every thread has run to its end.
   for (warp& w : warps_) {
     w.alive = w.live_pos = 0;
@@ -45,6 +46,17 @@ void block_executor::run_regions() {
   for (lane& l : lanes_) l.state = lane_state::exited;
   live_ = 0;
   batch_.current = nullptr;
+}
+
+void block_executor::leave_regions() noexcept {
+  if (!regions_) return;
+  t_regions = region_outer_;
+  regions_ = false;
+  region_ = nullptr;
+}
+
+void* block_executor::region_lane() const noexcept {
+  return region_->at < region_->n ? slot_lane_[region_->at] : nullptr;
 }
 
 void block_executor::outside_regions(const char* what, source_location where) {

@@ -110,6 +110,7 @@ class translator {
   std::string bindings(int seg);
   std::string lambda(int seg, bool condition);
   bool runs_once(int seg) const;
+  std::string each(int seg);
   void emit(const std::vector<item>& items, std::string& out, int depth);
 
   clang::ASTContext& ctx_;
@@ -711,7 +712,7 @@ void translator::prepare_edits() {
     offered_.push_back(expr_text(sp.call->getArg(1)));
     const std::string arg = expr_text(sp.call->getArg(2));
     if (sp.call->getBeginLoc().isMacroID() ||
-        scratch_.ReplaceText(r, "__cuemu_rb->shuffle(::cuemu::detail::warp_op::" + std::string(sp.op) +
+        scratch_.ReplaceText(r, "__cuemu_w.shuffle(::cuemu::detail::warp_op::" + std::string(sp.op) +
                                     ", __cuemu_x" + std::to_string(i) + ", __cuemu_s, (" + arg + "), " +
                                     sp.width + ")"))
       refuse("a warp shuffle inside a macro", sp.call);
@@ -884,18 +885,30 @@ bool translator::runs_once(int seg) const {
   return false;
 }
 
+// The loop over the threads for a segment: without setting threadIdx per thread where nothing
+// it runs reads it (through every call; an unknown call counts as reading it).
+std::string translator::each(int seg) {
+  const segment& g = segs_[seg];
+  bool reads = false;
+  for (const clang::Stmt* s : g.stmts) reads = reads || calls_.of_stmt(s, 0).thread_index;
+  if (g.expr) reads = reads || calls_.of_stmt(g.expr, 0).thread_index;
+  return reads ? "__cuemu_rb->each(" : "__cuemu_rb->each<false>(";
+}
+
 void translator::emit(const std::vector<item>& items, std::string& out, int depth) {
   for (const item& it : items) {
     switch (it.kind) {
       case item::region:
-        out += "__cuemu_rb->each(" + lambda(it.seg, false) + ");\n";
+        out += each(it.seg) + lambda(it.seg, false) + ");\n";
         break;
       case item::shuffle: {
         const std::string x = "__cuemu_x" + std::to_string(it.shuffle_no);
         out += "{\n::cuemu::detail::region_var<" + shuffles_[it.shuffle_no].type + "> " + x +
                "(*__cuemu_rb);\n";
-        out += "__cuemu_rb->each(" + lambda(it.value_seg, false) + ");\n";
-        out += "__cuemu_rb->each(" + lambda(it.seg, false) + ");\n}\n";
+        if (!shuffles_[it.shuffle_no].vote)
+          out += "const ::cuemu::detail::region_block::warps_view __cuemu_w = __cuemu_rb->warps();\n";
+        out += each(it.value_seg) + lambda(it.value_seg, false) + ");\n";
+        out += each(it.seg) + lambda(it.seg, false) + ");\n}\n";
         break;
       }
       case item::jump:
@@ -921,7 +934,7 @@ void translator::emit(const std::vector<item>& items, std::string& out, int dept
       case item::for_: {
         out += "{\n";
         if (it.init_seg >= 0)
-          out += std::string(runs_once(it.init_seg) ? "__cuemu_rb->once(" : "__cuemu_rb->each(") +
+          out += (runs_once(it.init_seg) ? std::string("__cuemu_rb->once(") : each(it.init_seg)) +
                  lambda(it.init_seg, false) + ");\n";
         // for (; cond; inc): a continue runs the increment.
         out += "for (; ";
@@ -929,7 +942,7 @@ void translator::emit(const std::vector<item>& items, std::string& out, int dept
                                 : std::string("__cuemu_rb->live != 0");
         out += "; ";
         if (it.inc_seg >= 0)
-          out += std::string(runs_once(it.inc_seg) ? "__cuemu_rb->once(" : "__cuemu_rb->each(") +
+          out += (runs_once(it.inc_seg) ? std::string("__cuemu_rb->once(") : each(it.inc_seg)) +
                  lambda(it.inc_seg, false) + ")";
         out += ") {\n";
         emit(it.body, out, depth + 1);
@@ -1047,7 +1060,7 @@ kernel_result translator::run() {
       code += "::cuemu::detail::region_var<" + ptypes[i] + "> __cuemu_p" + std::to_string(i) +
               "(*__cuemu_rb);\n";
     if (!params_.empty()) {
-      code += "__cuemu_rb->each([&](unsigned __cuemu_s) -> bool { ";
+      code += "__cuemu_rb->each<false>([&](unsigned __cuemu_s) -> bool { ";
       for (std::size_t i = 0; i < params_.size(); ++i)
         code += "__cuemu_p" + std::to_string(i) + ".set(__cuemu_s, " + params_[i]->getNameAsString() + "); ";
       code += "return true; });\n";

@@ -5,6 +5,7 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
+#include <llvm/Support/Path.h>
 
 #include <cstring>
 
@@ -128,6 +129,35 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
     if (const clang::CXXConstructorDecl* c = e->getConstructor()) fold(c, e);
     return true;
   }
+  // Destructors run where no call is written: a local's, a temporary's, a delete's.
+  bool VisitVarDecl(clang::VarDecl* v) {
+    if (v->hasLocalStorage()) destroys(v->getType(), v->getLocation());
+    return true;
+  }
+  bool VisitCXXBindTemporaryExpr(clang::CXXBindTemporaryExpr* e) {
+    if (const clang::CXXDestructorDecl* d = e->getTemporary()->getDestructor()) fold(d, e);
+    return true;
+  }
+  bool VisitCXXDeleteExpr(clang::CXXDeleteExpr* e) {
+    destroys(e->getDestroyedType(), e->getBeginLoc());
+    if (const clang::FunctionDecl* op = e->getOperatorDelete()) fold(op, e);
+    return true;
+  }
+  bool VisitCXXNewExpr(clang::CXXNewExpr* e) {
+    if (const clang::FunctionDecl* op = e->getOperatorNew()) fold(op, e);
+    return true;
+  }
+  // A default argument is an expression of the callee's declaration, evaluated at the call.
+  bool VisitCXXDefaultArgExpr(clang::CXXDefaultArgExpr* e) {
+    if (e->getExpr()) TraverseStmt(e->getExpr());
+    return true;
+  }
+
+  bool VisitDeclRefExpr(clang::DeclRefExpr* e) {
+    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(e->getDecl()))
+      if (v->hasGlobalStorage() && v->getName() == "threadIdx") out_.thread_index = true;
+    return true;
+  }
 
   bool VisitCallExpr(clang::CallExpr* e) {
     if (sync_calls::is_barrier_call(e)) {
@@ -139,6 +169,12 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
       return true;
     }
     if (const clang::FunctionDecl* fn = e->getDirectCallee()) {
+      if (const auto* m = llvm::dyn_cast<clang::CXXMethodDecl>(fn);
+          m && m->isVirtual() && !m->hasAttr<clang::FinalAttr>()) {
+        const auto* mc = llvm::dyn_cast<clang::CXXMemberCallExpr>(e);
+        const auto* me = mc ? llvm::dyn_cast<clang::MemberExpr>(mc->getCallee()->IgnoreParens()) : nullptr;
+        if (!me || !me->hasQualifier()) return forbid("a virtual call", e);
+      }
       fold(fn, e);
       return true;
     }
@@ -159,6 +195,7 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
       if (!out_.dependent)
         out_.dependent_line = calls_.ctx_.getSourceManager().getExpansionLineNumber(e->getBeginLoc());
       out_.dependent = true;
+      out_.thread_index = true;
       return true;
     }
     return forbid("a call through a function pointer", e);
@@ -166,6 +203,16 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
 
  private:
   using Base = clang::RecursiveASTVisitor<summary_walker>;
+  void destroys(clang::QualType t, clang::SourceLocation at) {
+    t = calls_.ctx_.getBaseElementType(t);
+    if (t->isDependentType()) {
+      out_.thread_index = true;  // known per instantiation
+      return;
+    }
+    if (const clang::CXXRecordDecl* r = t->getAsCXXRecordDecl())
+      if (r->hasDefinition() && !r->hasTrivialDestructor())
+        if (const clang::CXXDestructorDecl* d = r->getDestructor()) fold(d, at);
+  }
   template <class F>
   bool loop(F&& f) {
     ++depth_;
@@ -173,14 +220,16 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
     --depth_;
     return r;
   }
-  bool forbid(const std::string& why, const clang::Stmt* s) {
+  bool forbid(const std::string& why, const clang::Stmt* s) { return forbid(why, s->getBeginLoc()); }
+  bool forbid(const std::string& why, clang::SourceLocation at) {
     if (out_.forbidden.empty()) {
       out_.forbidden = why;
-      out_.forbidden_line = calls_.ctx_.getSourceManager().getExpansionLineNumber(s->getBeginLoc());
+      out_.forbidden_line = calls_.ctx_.getSourceManager().getExpansionLineNumber(at);
     }
     return true;
   }
-  void fold(const clang::FunctionDecl* fn, const clang::Stmt* at) {
+  void fold(const clang::FunctionDecl* fn, const clang::Stmt* at) { fold(fn, at->getBeginLoc()); }
+  void fold(const clang::FunctionDecl* fn, clang::SourceLocation at) {
     switch (runtime_entry(fn)) {
       case runtime_kind::sync:
         forbid("a warp collective, a barrier with a result, grid sync or a device launch (" +
@@ -202,6 +251,7 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
     }
     if (s.polls_in_loop) out_.polls_in_loop = true;
     if (s.dependent) out_.dependent = true;
+    if (s.thread_index) out_.thread_index = true;
     if (!s.forbidden.empty()) {
       // Name the user's call, and the library's reason.
       std::string name = fn->getNameAsString();
@@ -239,8 +289,29 @@ const sync_summary& sync_calls::of(const clang::FunctionDecl* fn) {
       for (const clang::CXXCtorInitializer* i : ctor->inits())
         if (i->getInit()) w.TraverseStmt(i->getInit());
     active_[fn] = false;
+  } else if (!known_elsewhere(fn)) {
+    s.thread_index = true;
+    s.forbidden = "defined in another file (what it reaches is not known here)";
   }
   return done_[fn] = s;
+}
+
+bool sync_calls::known_elsewhere(const clang::FunctionDecl* fn) {
+  if (fn->getBuiltinID() != 0 || fn->isDefaulted() || fn->isTrivial()) return true;
+  clang::SourceManager& sm = ctx_.getSourceManager();
+  const clang::SourceLocation at = sm.getSpellingLoc(fn->getLocation());
+  if (at.isInvalid() || sm.isInSystemHeader(at)) return true;
+  if (!emulator_dir_found_) {
+    emulator_dir_found_ = true;
+    clang::TranslationUnitDecl* tu = ctx_.getTranslationUnitDecl();
+    for (const clang::NamedDecl* d : tu->lookup(&ctx_.Idents.get("threadIdx"))) {
+      const clang::SourceLocation l = sm.getSpellingLoc(d->getUnderlyingDecl()->getLocation());
+      emulator_dir_ = llvm::sys::path::parent_path(sm.getFilename(l)).str();
+      if (!emulator_dir_.empty()) break;
+    }
+  }
+  const llvm::StringRef file = sm.getFilename(at);
+  return !emulator_dir_.empty() && file.startswith(emulator_dir_ + "/");
 }
 
 sync_summary sync_calls::of_stmt(const clang::Stmt* st, unsigned loop_depth) {

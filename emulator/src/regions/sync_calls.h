@@ -21,6 +21,9 @@ struct sync_summary {
   // Calls a function that depends on its template parameters (known per instantiation only).
   bool dependent = false;
   unsigned dependent_line = 0;
+  // Reads threadIdx, itself or through a function it calls (the emulator's out-of-line entry
+  // points find the running thread without it), or calls what depends on template parameters.
+  bool thread_index = false;
   std::string forbidden;       // why the region path cannot take it ("" if it can)
   unsigned forbidden_line = 0;
 };
@@ -43,7 +46,13 @@ class sync_calls {
 
  private:
   friend class summary_walker;
+  // Whether a function without a body here is the emulator's or the system's (declared in their
+  // headers, or a compiler builtin): what it does is known. Else it is the user's, from another
+  // file, and nothing is known.
+  bool known_elsewhere(const clang::FunctionDecl* fn);
   clang::ASTContext& ctx_;
+  std::string emulator_dir_;  // the directory of the emulator's device_launch_parameters.h
+  bool emulator_dir_found_ = false;
   std::map<const clang::FunctionDecl*, sync_summary> done_;
   std::map<const clang::FunctionDecl*, bool> active_;
 };

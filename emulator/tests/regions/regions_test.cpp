@@ -61,10 +61,47 @@ TEST(Regions, EachKernelTakesThePathItsShapeAllows) {
       {"uniform_break_continue", "loops over threads"},
       {"break_out_of_barrier_loop", "coroutines (a barrier under a condition that may differ"},
       {"barrier_with_result", "loops over threads"},
+      {"thread_index_in_callees", "loops over threads"},
   };
   for (const auto& [kernel, path] : want)
     EXPECT_NE(r.out.find(": kernel " + kernel + ": " + path), std::string::npos)
         << kernel << " should take: " << path << "\n" << r.out;
+}
+
+TEST(Regions, CallToAFunctionOfAnotherFileKeepsCoroutines) {
+  const std::string src = std::string(PROGRAMS_DIR) + "/extern_callee.cu";
+  const cuemu_result r = run_cuemu("cc -v -rdc=true -c " + src + " -o /dev/null");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find(": kernel calls_elsewhere: coroutines (elsewhere: defined in another file"),
+            std::string::npos)
+      << r.out;
+}
+
+// A region that reads no threadIdx runs without setting it per thread; a fault there must still
+// name the faulting thread (77 of block 1, from the program's source), on both paths.
+TEST(Regions, FaultInARegionNamesItsThread) {
+  const std::string src = std::string(PROGRAMS_DIR) + "/fault_in_region.cu";
+  char dir[] = "/tmp/cuemu-regions-fault-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string exe = std::string(dir) + "/fault";
+  const cuemu_result built = run_cuemu("cc -v " + src + " -o " + exe);
+  ASSERT_EQ(built.status, 0) << built.out;
+  EXPECT_NE(built.out.find(": kernel wild_store: loops over threads"), std::string::npos) << built.out;
+  for (const char* env : {"CUEMU_EXEC=loops", "CUEMU_EXEC=fibers", "CUEMU_SCHEDULE=reverse",
+                          "CUEMU_SCHEDULE=random:5"}) {
+    const std::string cmd = std::string(env) + " " + exe + " 2>&1";
+    std::string out;
+    FILE* p = popen(cmd.c_str(), "r");
+    char buf[4096];
+    while (p && std::fgets(buf, sizeof buf, p)) out += buf;
+    const int st = p ? pclose(p) : -1;
+    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) != 0) << env << "\n" << out;
+    EXPECT_NE(out.find("invalid memory access in kernel wild_store block (1,0,0) thread (77,0,0) "
+                       "at " + src + ":11"),
+              std::string::npos)
+        << env << "\n" << out;
+    EXPECT_EQ(out.find("cudaSuccess"), std::string::npos) << env << "\n" << out;
+  }
 }
 
 TEST(Regions, BothPathsAndEverySchedulePrintTheSame) {

@@ -246,6 +246,32 @@ __global__ void shuffle_after_return(const int* in, int* out, int n) {
   out[threadIdx.x] = v;
 }
 
+// 19. Regions that read threadIdx only through what they call: a function, a constructor, a
+// destructor (each must see its own thread's index, on every schedule).
+__device__ int rotated() { return static_cast<int>((threadIdx.x + 5) % blockDim.x); }
+struct at_thread {
+  int t;
+  __device__ at_thread() : t(static_cast<int>(threadIdx.x)) {}
+};
+struct tally {
+  int* where;
+  __device__ ~tally() { atomicAdd(where + threadIdx.x, 1000); }
+};
+__global__ void thread_index_in_callees(int* out, int* counts) {
+  __shared__ int s[kBlock];
+  s[threadIdx.x] = static_cast<int>(threadIdx.x) * 3;
+  __syncthreads();
+  const int a = s[rotated()];
+  __syncthreads();
+  at_thread who;
+  s[who.t] = a + 1;
+  __syncthreads();
+  {
+    tally k{counts};
+    out[(kBlock - 1) - who.t] = s[kBlock - 1 - who.t];
+  }
+}
+
 template <class T>
 static bool same(const std::vector<T>& a, const std::vector<T>& b) {
   return a == b;
@@ -508,6 +534,18 @@ int main() {
     bool ok = true;
     for (int t = 0; t < 32; ++t) ok = ok && r[t] == ones[t] + ones[t ^ 1];
     report("shuffle_after_return", ok);
+  }
+  {
+    int* counts;
+    CK(cudaMalloc(&counts, kBlock * 4));
+    CK(cudaMemset(counts, 0, kBlock * 4));
+    thread_index_in_callees<<<1, kBlock>>>(o, counts);
+    std::vector<int> c(kBlock);
+    CK(cudaMemcpy(r.data(), o, kBlock * 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(c.data(), counts, kBlock * 4, cudaMemcpyDeviceToHost));
+    bool ok = true;
+    for (int t = 0; t < kBlock; ++t) ok = ok && r[t] == ((t + 5) % kBlock) * 3 + 1 && c[t] == 1000;
+    report("thread_index_in_callees", ok);
   }
   std::printf("%s\n", all ? "all ok" : "SOME FAILED");
   return all ? 0 : 1;
