@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 
@@ -95,6 +96,56 @@ struct region_block {
                                             int width) const {
       return region_shuffle(*this, op, x, s, arg, width);
     }
+    // A whole warp's __ballot_sync/__any_sync/__all_sync/__reduce_*_sync for the thread in slot
+    // `s`, from the values every thread offered: the rules of exec/warp_collectives.cpp (over
+    // the lanes that exist: a partial last warp's). Computed once per warp while its lanes
+    // come one after another.
+    template <class T>
+    [[gnu::always_inline]] inline std::uint64_t fold(warp_op op, const region_var<T>& x,
+                                                     unsigned s) const {
+      const unsigned i = identity ? s : index_of[s];
+      const unsigned first = i & ~31u;
+      if (first == cached_first) return cached;
+      const unsigned count = n - first < 32u ? n - first : 32u;
+      cached_first = first;
+      return cached = fold_warp(op, x, first, count);
+    }
+    template <class T>
+    std::uint64_t fold_warp(warp_op op, const region_var<T>& x, unsigned first,
+                            unsigned count) const {
+      auto at = [&](unsigned j) -> const T& {
+        return x[identity ? first + j : slot_of[first + j]];
+      };
+      if (op == warp_op::ballot || op == warp_op::any || op == warp_op::all) {
+        std::uint32_t b = 0;
+        for (unsigned j = 0; j < count; ++j)
+          if (at(j)) b |= 1u << j;
+        const std::uint32_t m = count == 32 ? ~0u : (1u << count) - 1;
+        return op == warp_op::ballot ? b : op == warp_op::any ? b != 0 : b == m;
+      }
+      std::uint32_t red = static_cast<std::uint32_t>(at(0));
+      for (unsigned j = 1; j < count; ++j) {
+        const std::uint32_t v = static_cast<std::uint32_t>(at(j));
+        switch (op) {
+          case warp_op::reduce_add_u: case warp_op::reduce_add_i: red += v; break;
+          case warp_op::reduce_min_u: red = v < red ? v : red; break;
+          case warp_op::reduce_max_u: red = v > red ? v : red; break;
+          case warp_op::reduce_min_i:
+            red = static_cast<std::int32_t>(v) < static_cast<std::int32_t>(red) ? v : red;
+            break;
+          case warp_op::reduce_max_i:
+            red = static_cast<std::int32_t>(v) > static_cast<std::int32_t>(red) ? v : red;
+            break;
+          case warp_op::reduce_and: red &= v; break;
+          case warp_op::reduce_or: red |= v; break;
+          case warp_op::reduce_xor: red ^= v; break;
+          default: break;
+        }
+      }
+      return red;
+    }
+    mutable unsigned cached_first = ~0u;
+    mutable std::uint64_t cached = 0;
   };
   warps_view warps() const noexcept { return {index_of, slot_of, n, identity}; }
   // The condition of a block-level loop or branch, proved the same in every thread.

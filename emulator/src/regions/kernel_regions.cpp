@@ -60,6 +60,8 @@ struct shuffle_point {
   std::string width;
   std::string type;
   bool vote = false;  // __syncthreads_count/_and/_or
+  bool fold = false;  // a warp vote or reduction: every lane's value folded into one result
+  std::string result;  // its result's type
 };
 
 // Code run per thread in one lambda: a region, a condition, a for's init or increment.
@@ -322,6 +324,20 @@ item translator::shuffle_statement(const clang::Stmt* st) {
     return point(call->getArg(0));
   }
   has_warp_shuffle_ = true;
+  if (op == "ballot" || op == "any" || op == "all" || op.rfind("reduce_", 0) == 0) {
+    // Every lane offers its predicate or value (the parameter's type: int or unsigned).
+    sp.fold = true;
+    if (op[0] != 'r') {
+      sp.type = "int";
+      sp.result = op == "ballot" ? "unsigned int" : "int";
+    } else {
+      const clang::FunctionDecl* fn = call->getDirectCallee();
+      if (!fn) refuse("a warp reduction of a value whose type depends on template parameters", call);
+      sp.type = fn->getParamDecl(1)->getType().getUnqualifiedType().getAsString();
+      sp.result = fn->getReturnType().getUnqualifiedType().getAsString();
+    }
+    return point(call->getArg(1));
+  }
   if (call->getNumArgs() > 3 && !llvm::isa<clang::CXXDefaultArgExpr>(call->getArg(3))) {
     clang::Expr::EvalResult r;
     const clang::Expr* w = call->getArg(3);
@@ -707,6 +723,15 @@ void translator::prepare_edits() {
           scratch_.ReplaceText(r, "__cuemu_rb->vote(::cuemu::detail::barrier_op::" + std::string(sp.op) +
                                       ", __cuemu_x" + std::to_string(i) + ")"))
         refuse("a barrier inside a macro", sp.call);
+      continue;
+    }
+    if (sp.fold) {
+      const std::string value = expr_text(sp.call->getArg(1));
+      offered_.push_back(sp.op[0] == 'r' ? value : "(" + value + ") != 0");
+      if (sp.call->getBeginLoc().isMacroID() ||
+          scratch_.ReplaceText(r, "static_cast<" + sp.result + ">(__cuemu_w.fold(::cuemu::detail::warp_op::" +
+                                      std::string(sp.op) + ", __cuemu_x" + std::to_string(i) + ", __cuemu_s))"))
+        refuse("a warp vote inside a macro", sp.call);
       continue;
     }
     offered_.push_back(expr_text(sp.call->getArg(1)));

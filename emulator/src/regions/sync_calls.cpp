@@ -92,6 +92,17 @@ const char* sync_calls::shuffle_op(const clang::Stmt* s) {
   if (n == "__shfl_up_sync") return "shfl_up";
   if (n == "__shfl_down_sync") return "shfl_down";
   if (n == "__shfl_xor_sync") return "shfl_xor";
+  // The warp's votes and reductions: every lane's value folded into one result.
+  if (n == "__ballot_sync") return "ballot";
+  if (n == "__any_sync") return "any";
+  if (n == "__all_sync") return "all";
+  const bool is_signed = fn->getNumParams() > 1 && fn->getParamDecl(1)->getType()->isSignedIntegerType();
+  if (n == "__reduce_add_sync") return is_signed ? "reduce_add_i" : "reduce_add_u";
+  if (n == "__reduce_min_sync") return is_signed ? "reduce_min_i" : "reduce_min_u";
+  if (n == "__reduce_max_sync") return is_signed ? "reduce_max_i" : "reduce_max_u";
+  if (n == "__reduce_and_sync") return "reduce_and";
+  if (n == "__reduce_or_sync") return "reduce_or";
+  if (n == "__reduce_xor_sync") return "reduce_xor";
   return nullptr;
 }
 

@@ -39,8 +39,9 @@ class sync_calls {
   // A call to CUDA's __syncthreads(), or to __syncwarp() of the whole warp (the emulator's, in
   // the global namespace): a point every thread of the block reaches together in the region form.
   static bool is_barrier_call(const clang::Stmt* s);
-  // A __shfl_sync/__shfl_up_sync/__shfl_down_sync/__shfl_xor_sync of the whole warp, or a
-  // __syncthreads_count/_and/_or: its operation's name in the runtime ("shfl_idx", ..., "count",
+  // A __shfl_sync/__shfl_up_sync/__shfl_down_sync/__shfl_xor_sync, __ballot_sync, __any_sync,
+  // __all_sync or __reduce_*_sync of the whole warp, or a __syncthreads_count/_and/_or: its
+  // operation's name in the runtime ("shfl_idx", ..., "ballot", "reduce_add_u", ..., "count",
   // "and_", "or_"), else nullptr.
   static const char* shuffle_op(const clang::Stmt* s);
 

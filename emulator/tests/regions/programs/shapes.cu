@@ -239,6 +239,19 @@ __global__ void ballot_count(const int* in, int* out) {
   out[threadIdx.x] = __popc(b);
 }
 
+// 20. The warp's votes and reductions, in blocks whose last warp may be partial (its missing
+// lanes take no part).
+__global__ void warp_votes(const int* in, unsigned* out) {
+  const int v = in[threadIdx.x];
+  const unsigned b = __ballot_sync(0xffffffffu, v > 2);
+  const int any = __any_sync(0xffffffffu, v == 7);
+  const int all = __all_sync(0xffffffffu, v >= 0);
+  const unsigned sum = __reduce_add_sync(0xffffffffu, static_cast<unsigned>(v));
+  const int lo = __reduce_min_sync(0xffffffffu, v - 3);
+  const unsigned x = __reduce_xor_sync(0xffffffffu, static_cast<unsigned>(v) << (threadIdx.x & 7));
+  out[threadIdx.x] = b ^ (any << 1) ^ (all << 2) ^ (sum << 8) ^ (static_cast<unsigned>(lo) << 16) ^ (x << 20);
+}
+
 __global__ void shuffle_after_return(const int* in, int* out, int n) {
   if (static_cast<int>(threadIdx.x) >= n) return;
   int v = in[threadIdx.x];
@@ -534,6 +547,36 @@ int main() {
     bool ok = true;
     for (int t = 0; t < 32; ++t) ok = ok && r[t] == ones[t] + ones[t ^ 1];
     report("shuffle_after_return", ok);
+  }
+  for (int n : {kBlock, 80}) {
+    std::vector<int> in(kBlock);
+    for (int t = 0; t < kBlock; ++t) in[t] = (t * 37 + n) % 9;
+    int* di;
+    unsigned* dv;
+    CK(cudaMalloc(&di, kBlock * 4));
+    CK(cudaMalloc(&dv, kBlock * 4));
+    CK(cudaMemcpy(di, in.data(), kBlock * 4, cudaMemcpyHostToDevice));
+    warp_votes<<<1, n>>>(di, dv);
+    std::vector<unsigned> got(n);
+    CK(cudaMemcpy(got.data(), dv, n * 4, cudaMemcpyDeviceToHost));
+    bool ok = true;
+    for (int w = 0; w * 32 < n; ++w) {
+      const int lanes = n - w * 32 < 32 ? n - w * 32 : 32;
+      unsigned b = 0, sum = 0, x = 0;
+      int any = 0, all = 1, lo = 1 << 30;
+      for (int l = 0; l < lanes; ++l) {
+        const int v = in[w * 32 + l];
+        if (v > 2) b |= 1u << l;
+        any |= v == 7;
+        all &= v >= 0;
+        sum += static_cast<unsigned>(v);
+        lo = v - 3 < lo ? v - 3 : lo;
+        x ^= static_cast<unsigned>(v) << (l & 7);
+      }
+      const unsigned want = b ^ (any << 1) ^ (all << 2) ^ (sum << 8) ^ (static_cast<unsigned>(lo) << 16) ^ (x << 20);
+      for (int l = 0; l < lanes; ++l) ok = ok && got[w * 32 + l] == want;
+    }
+    report(n == kBlock ? "warp_votes" : "warp_votes (partial warp)", ok);
   }
   {
     int* counts;
