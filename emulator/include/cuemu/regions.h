@@ -43,16 +43,18 @@ struct region_block {
   // Runs f(slot) as each thread of the block that has not returned, in schedule order. f returns
   // false where the thread returned from the kernel. ThreadIdx: whether the region reads
   // threadIdx (the translation proved it does not, through every function it calls: the
-  // runtime's own entry points find the running thread through `at`).
-  template <bool ThreadIdx = true, class F>
+  // runtime's own entry points find the running thread through `at`). At: whether the region
+  // can fault or reach the runtime, which then asks which thread runs (the translation proved it
+  // cannot: no call, no access through a pointer; the loop may then vectorise).
+  template <bool ThreadIdx = true, bool At = true, class F>
   [[gnu::always_inline]] inline void each(F&& f) {
     const unsigned e = n;
     if (live == e) {
-      for (unsigned s = 0; s < e; ++s) step<ThreadIdx>(f, s);
+      for (unsigned s = 0; s < e; ++s) step<ThreadIdx, At>(f, s);
     } else {
       const unsigned char* const gone = exited;
       for (unsigned s = first; s < e; ++s)
-        if (!gone[s]) step<ThreadIdx>(f, s);
+        if (!gone[s]) step<ThreadIdx, At>(f, s);
     }
     at = e;
   }
@@ -157,9 +159,9 @@ struct region_block {
   }
 
  private:
-  template <bool ThreadIdx, class F>
+  template <bool ThreadIdx, bool At, class F>
   [[gnu::always_inline]] inline void step(F& f, unsigned s) {
-    at = s;
+    if constexpr (At) at = s;
     if constexpr (ThreadIdx) threadIdx = tid[s];
     bool go;
     try {

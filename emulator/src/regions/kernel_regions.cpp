@@ -113,6 +113,7 @@ class translator {
   std::string lambda(int seg, bool condition);
   bool runs_once(int seg) const;
   std::string each(int seg);
+  bool may_fault(int seg) const;
   void emit(const std::vector<item>& items, std::string& out, int depth);
 
   clang::ASTContext& ctx_;
@@ -570,6 +571,7 @@ bool translator::uniform(const clang::Expr* e) const {
     return uniform(c->getCond()) && uniform(c->getTrueExpr()) && uniform(c->getFalseExpr());
   if (const auto* c = llvm::dyn_cast<clang::ExplicitCastExpr>(e)) return uniform(c->getSubExpr());
   if (const auto* c = llvm::dyn_cast<clang::CallExpr>(e)) {
+    if (sync_calls::is_block_shape_call(c)) return true;
     const clang::FunctionDecl* fn = c->getDirectCallee();
     if (!fn || (fn->hasBody() && !fn->isConstexpr())) return false;
     if (llvm::isa<clang::CXXMemberCallExpr>(c)) return false;
@@ -917,7 +919,75 @@ std::string translator::each(int seg) {
   bool reads = false;
   for (const clang::Stmt* s : g.stmts) reads = reads || calls_.of_stmt(s, 0).thread_index;
   if (g.expr) reads = reads || calls_.of_stmt(g.expr, 0).thread_index;
-  return reads ? "__cuemu_rb->each(" : "__cuemu_rb->each<false>(";
+  if (reads) return "__cuemu_rb->each(";
+  return may_fault(seg) ? "__cuemu_rb->each<false>(" : "__cuemu_rb->each<false, false>(";
+}
+
+// Whether running a segment can fault or reach the runtime (which asks which thread runs): any
+// call but its own shuffle point's (replaced by a read of the values offered), a memory access
+// through a pointer or reference (a dereference, a subscript, `->`, a reference variable),
+// integer division, a constructor, destructor, new, delete, throw or inline assembly. Else its
+// loop needs no record of the running thread.
+bool translator::may_fault(int seg) const {
+  struct finder : clang::RecursiveASTVisitor<finder> {
+    const std::vector<shuffle_point>* points = nullptr;
+    bool found = false;
+    bool shouldVisitImplicitCode() const { return true; }
+    bool VisitCallExpr(clang::CallExpr* c) {
+      for (const shuffle_point& p : *points)
+        if (p.call == c) return true;
+      found = true;
+      return false;
+    }
+    bool VisitUnaryOperator(clang::UnaryOperator* u) {
+      if (u->getOpcode() == clang::UO_Deref) found = true;
+      return !found;
+    }
+    bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr*) { return !(found = true); }
+    bool VisitMemberExpr(clang::MemberExpr* m) {
+      if (m->isArrow()) found = true;
+      return !found;
+    }
+    bool VisitDeclRefExpr(clang::DeclRefExpr* d) {
+      if (d->getType()->isReferenceType() ||
+          (llvm::isa<clang::VarDecl>(d->getDecl()) &&
+           llvm::cast<clang::VarDecl>(d->getDecl())->getType()->isReferenceType()))
+        found = true;
+      return !found;
+    }
+    bool VisitBinaryOperator(clang::BinaryOperator* b) {
+      const auto op = b->getOpcode();
+      if ((op == clang::BO_Div || op == clang::BO_Rem || op == clang::BO_DivAssign ||
+           op == clang::BO_RemAssign) && !b->getType()->isRealFloatingType())
+        found = true;
+      return !found;
+    }
+    bool VisitCompoundAssignOperator(clang::CompoundAssignOperator* b) {
+      return VisitBinaryOperator(b);
+    }
+    bool VisitCXXConstructExpr(clang::CXXConstructExpr* c) {
+      if (!c->getConstructor()->isTrivial()) found = true;
+      return !found;
+    }
+    bool VisitVarDecl(clang::VarDecl* v) {
+      const clang::CXXRecordDecl* r = v->getType()->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+      if (v->getType()->isReferenceType() || (r && r->hasDefinition() && !r->hasTrivialDestructor()))
+        found = true;
+      return !found;
+    }
+    bool VisitCXXNewExpr(clang::CXXNewExpr*) { return !(found = true); }
+    bool VisitCXXDeleteExpr(clang::CXXDeleteExpr*) { return !(found = true); }
+    bool VisitCXXThrowExpr(clang::CXXThrowExpr*) { return !(found = true); }
+    bool VisitCXXBindTemporaryExpr(clang::CXXBindTemporaryExpr*) { return !(found = true); }
+    bool VisitAsmStmt(clang::AsmStmt*) { return !(found = true); }
+    bool VisitLambdaExpr(clang::LambdaExpr*) { return !(found = true); }
+  } f;
+  f.points = &shuffles_;
+  const segment& g = segs_[seg];
+  for (const clang::Stmt* s : g.stmts)
+    if (!f.found) f.TraverseStmt(const_cast<clang::Stmt*>(s));
+  if (g.expr && !f.found) f.TraverseStmt(const_cast<clang::Expr*>(g.expr));
+  return f.found;
 }
 
 void translator::emit(const std::vector<item>& items, std::string& out, int depth) {

@@ -12,6 +12,10 @@
 namespace cuemu::regions {
 namespace {
 
+clang::QualType ctx_type(const clang::CXXRecordDecl* r) {
+  return r->getASTContext().getRecordType(r);
+}
+
 bool in_namespace(const clang::Decl* d, const char* name) {
   for (const clang::DeclContext* c = d->getDeclContext(); c; c = c->getParent())
     if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(c))
@@ -57,11 +61,38 @@ bool full_mask(const clang::CallExpr* call, const clang::FunctionDecl* fn) {
 
 }  // namespace
 
+namespace {
+
+// cooperative_groups::thread_block, the group of the whole block.
+bool is_thread_block(clang::QualType t) {
+  const clang::CXXRecordDecl* r = t.getNonReferenceType()->getAsCXXRecordDecl();
+  return r && r->getIdentifier() && r->getName() == "thread_block" &&
+         in_namespace(r, "cooperative_groups");
+}
+
+}  // namespace
+
+bool sync_calls::is_block_shape_call(const clang::CallExpr* call) {
+  const auto* m = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
+  if (!m || !m->isStatic() || !m->getIdentifier() || !is_thread_block(ctx_type(m->getParent())))
+    return false;
+  const llvm::StringRef n = m->getName();
+  return n == "size" || n == "num_threads" || n == "dim_threads" || n == "group_dim" ||
+         n == "group_index";
+}
+
 bool sync_calls::is_barrier_call(const clang::Stmt* s) {
   const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(s);
   if (!call) return false;
   const clang::FunctionDecl* fn = call->getDirectCallee();
-  if (!fn || !fn->getIdentifier() || !global(fn)) return false;
+  if (!fn || !fn->getIdentifier()) return false;
+  // Cooperative groups' barrier of the whole block: thread_block::sync(), cg::sync(block).
+  if (fn->getName() == "sync" && in_namespace(fn, "cooperative_groups")) {
+    if (const auto* m = llvm::dyn_cast<clang::CXXMethodDecl>(fn))
+      return is_thread_block(ctx_type(m->getParent()));
+    return fn->getNumParams() >= 1 && is_thread_block(fn->getParamDecl(0)->getType());
+  }
+  if (!global(fn)) return false;
   if (fn->getName() == "__syncthreads") return true;
   return fn->getName() == "__syncwarp" && full_mask(call, fn);
 }

@@ -44,6 +44,9 @@ class sync_calls {
   // operation's name in the runtime ("shfl_idx", ..., "ballot", "reduce_add_u", ..., "count",
   // "and_", "or_"), else nullptr.
   static const char* shuffle_op(const clang::Stmt* s);
+  // cooperative_groups::thread_block's size(), num_threads(), dim_threads(), group_dim() or
+  // group_index(): the block's shape, the same in every thread.
+  static bool is_block_shape_call(const clang::CallExpr* call);
 
  private:
   friend class summary_walker;

@@ -56,6 +56,7 @@ TEST(Regions, EachKernelTakesThePathItsShapeAllows) {
       {"shuffle_and_barrier", "loops over threads"},
       {"ballot_count", "loops over threads"},
       {"warp_votes", "loops over threads"},
+      {"cg_block_reduce", "loops over threads"},
       {"shuffle_after_return", "coroutines (a return in a kernel with warp shuffles)"},
       {"barrier_in_callee", "coroutines (a barrier inside a function it calls)"},
       {"spin_then_barrier", "coroutines (a loop that polls memory"},

@@ -1,6 +1,8 @@
 // Kernels of every shape the region translation meets, each checked against a CPU reference.
 // regions_test runs this program with CUEMU_EXEC=loops and fibers and under other schedules
 // (the output must be the same), and reads which path each kernel took from `cuemu cc -v`.
+#include <cooperative_groups.h>
+
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
@@ -250,6 +252,22 @@ __global__ void warp_votes(const int* in, unsigned* out) {
   const int lo = __reduce_min_sync(0xffffffffu, v - 3);
   const unsigned x = __reduce_xor_sync(0xffffffffu, static_cast<unsigned>(v) << (threadIdx.x & 7));
   out[threadIdx.x] = b ^ (any << 1) ^ (all << 2) ^ (sum << 8) ^ (static_cast<unsigned>(lo) << 16) ^ (x << 20);
+}
+
+// 21. Cooperative groups' barrier of the whole block (reduction's reduce0-3 shape): a region cut
+// like __syncthreads(), the group object live across it.
+namespace cg = cooperative_groups;
+__global__ void cg_block_reduce(const int* in, int* out) {
+  cg::thread_block cta = cg::this_thread_block();
+  __shared__ int s[kBlock];
+  const unsigned t = cta.thread_rank();
+  s[t] = in[blockIdx.x * kBlock + t];
+  cg::sync(cta);
+  for (unsigned stride = 1; stride < cta.size(); stride *= 2) {
+    if (t % (2 * stride) == 0) s[t] += s[t + stride];
+    cta.sync();
+  }
+  if (t == 0) out[blockIdx.x] = s[0];
 }
 
 __global__ void shuffle_after_return(const int* in, int* out, int n) {
@@ -547,6 +565,23 @@ int main() {
     bool ok = true;
     for (int t = 0; t < 32; ++t) ok = ok && r[t] == ones[t] + ones[t ^ 1];
     report("shuffle_after_return", ok);
+  }
+  {
+    std::vector<int> in(blocks * kBlock), got(blocks);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<int>(i * 2654435761u % 1001);
+    int *di, *dv;
+    CK(cudaMalloc(&di, in.size() * 4));
+    CK(cudaMalloc(&dv, blocks * 4));
+    CK(cudaMemcpy(di, in.data(), in.size() * 4, cudaMemcpyHostToDevice));
+    cg_block_reduce<<<blocks, kBlock>>>(di, dv);
+    CK(cudaMemcpy(got.data(), dv, blocks * 4, cudaMemcpyDeviceToHost));
+    bool ok = true;
+    for (int b = 0; b < blocks; ++b) {
+      int want = 0;
+      for (int t = 0; t < kBlock; ++t) want += in[b * kBlock + t];
+      ok = ok && got[b] == want;
+    }
+    report("cg_block_reduce", ok);
   }
   for (int n : {kBlock, 80}) {
     std::vector<int> in(kBlock);
