@@ -189,6 +189,14 @@ class region_var {
   T& operator[](unsigned s) const noexcept { return p_[s]; }
   // The declaration's initialisation (the variable may be const, or an array).
   void set(unsigned s, const stored& v) const noexcept { std::memcpy(&p_[s], &v, sizeof(stored)); }
+  // Every thread's value of `from` (of the same type, but for const), at once: a shuffle's
+  // offered values when each thread offers a variable stored per thread as it is.
+  template <class U>
+  void copy(const region_var<U>& from, const region_block& b) const noexcept {
+    static_assert(std::is_same_v<stored, typename region_var<U>::stored>);
+    std::memcpy(p_, from.data(), sizeof(stored) * b.n);
+  }
+  stored* data() const noexcept { return p_; }
 
  private:
   stored* p_;

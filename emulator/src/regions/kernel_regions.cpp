@@ -1002,7 +1002,16 @@ void translator::emit(const std::vector<item>& items, std::string& out, int dept
                "(*__cuemu_rb);\n";
         if (!shuffles_[it.shuffle_no].vote)
           out += "const ::cuemu::detail::region_block::warps_view __cuemu_w = __cuemu_rb->warps();\n";
-        out += each(it.value_seg) + lambda(it.value_seg, false) + ");\n";
+        // A variable stored per thread offered as it is: its values copied at once.
+        const shuffle_point& sp = shuffles_[it.shuffle_no];
+        const auto* ref = sp.fold || sp.vote ? nullptr
+                          : llvm::dyn_cast<clang::DeclRefExpr>(sp.call->getArg(1)->IgnoreParenImpCasts());
+        const auto* var = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+        if (var && slot_of_.count(var) && !single_.count(var) &&
+            ctx_.hasSameUnqualifiedType(var->getType(), sp.call->getArg(1)->getType()))
+          out += x + ".copy(__cuemu_v" + std::to_string(slot_of_[var]) + ", *__cuemu_rb);\n";
+        else
+          out += each(it.value_seg) + lambda(it.value_seg, false) + ");\n";
         out += each(it.seg) + lambda(it.seg, false) + ");\n}\n";
         break;
       }
