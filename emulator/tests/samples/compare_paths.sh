@@ -24,7 +24,7 @@ timeout_s=${CUEMU_SAMPLE_TIMEOUT:-900}
 work=$(mktemp -d /tmp/cuemu-paths.XXXXXX)
 # Lines that report a time, a rate or a count of spins: their figures differ from run to run.
 timing='([0-9.]+ ?(ms|msec|s|sec|us|usec|seconds)\b|GB/s|GFlop|TFLOPS|MB/s|Throughput|[Tt]ime|clocks|iterations|[Bb]andwidth)'
-mask() { sed -E "/$timing/ s/[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/#/g" "$1"; }
+mask() { sed -E "\%$timing% s%[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?%#%g" "$1"; }
 status=0
 printf '%-28s %-8s %s\n' SAMPLE RESULT "SECONDS (loops / fibers / random)"
 for spec in "$@"; do
