@@ -61,6 +61,7 @@ struct shuffle_point {
   std::string type;
   bool vote = false;  // __syncthreads_count/_and/_or
   bool fold = false;  // a warp vote or reduction: every lane's value folded into one result
+  unsigned value_arg = 1;  // the call's argument offered (0 for a tile's member shuffle)
   std::string result;  // its result's type
 };
 
@@ -325,6 +326,11 @@ item translator::shuffle_statement(const clang::Stmt* st) {
     return point(call->getArg(0));
   }
   has_warp_shuffle_ = true;
+  if (const unsigned tile = sync_calls::tile_width(call)) {
+    // tile.shfl*(value, lane or delta): the segment is the tile.
+    sp.value_arg = 0;
+    sp.width = std::to_string(tile);
+  }
   if (op == "ballot" || op == "any" || op == "all" || op.rfind("reduce_", 0) == 0) {
     // Every lane offers its predicate or value (the parameter's type: int or unsigned).
     sp.fold = true;
@@ -339,7 +345,7 @@ item translator::shuffle_statement(const clang::Stmt* st) {
     }
     return point(call->getArg(1));
   }
-  if (call->getNumArgs() > 3 && !llvm::isa<clang::CXXDefaultArgExpr>(call->getArg(3))) {
+  if (sp.value_arg == 1 && call->getNumArgs() > 3 && !llvm::isa<clang::CXXDefaultArgExpr>(call->getArg(3))) {
     clang::Expr::EvalResult r;
     const clang::Expr* w = call->getArg(3);
     if (w->isValueDependent() || !w->EvaluateAsInt(r, ctx_)) refuse("a warp shuffle whose width is not a constant", call);
@@ -351,14 +357,15 @@ item translator::shuffle_statement(const clang::Stmt* st) {
   pp.SuppressTagKeyword = true;
   pp.FullyQualifiedName = true;
   // The shuffled type: the value's (the template argument the call deduces).
-  const clang::QualType t = call->getArg(1)->getType().getNonReferenceType().getUnqualifiedType();
+  const clang::QualType t =
+      call->getArg(sp.value_arg)->getType().getNonReferenceType().getUnqualifiedType();
   sp.type = t.getAsString(pp);
   if (sp.type.find('<') == 0 || sp.type.find("(anonymous") != std::string::npos ||
       sp.type.find("(lambda") != std::string::npos)
     refuse("a warp shuffle of a value whose type cannot be named", call);
   if (t->isDependentType()) dependent_types_.push_back(sp.type);
   else if (!t.isTriviallyCopyableType(ctx_)) refuse("a warp shuffle of this type", call);
-  return point(call->getArg(1));
+  return point(call->getArg(sp.value_arg));
 }
 
 item translator::block_level(const clang::Stmt* s) {
@@ -736,8 +743,8 @@ void translator::prepare_edits() {
         refuse("a warp vote inside a macro", sp.call);
       continue;
     }
-    offered_.push_back(expr_text(sp.call->getArg(1)));
-    const std::string arg = expr_text(sp.call->getArg(2));
+    offered_.push_back(expr_text(sp.call->getArg(sp.value_arg)));
+    const std::string arg = "static_cast<int>(" + expr_text(sp.call->getArg(sp.value_arg + 1)) + ")";
     if (sp.call->getBeginLoc().isMacroID() ||
         scratch_.ReplaceText(r, "__cuemu_w.shuffle(::cuemu::detail::warp_op::" + std::string(sp.op) +
                                     ", __cuemu_x" + std::to_string(i) + ", __cuemu_s, (" + arg + "), " +
@@ -1005,10 +1012,10 @@ void translator::emit(const std::vector<item>& items, std::string& out, int dept
         // A variable stored per thread offered as it is: its values copied at once.
         const shuffle_point& sp = shuffles_[it.shuffle_no];
         const auto* ref = sp.fold || sp.vote ? nullptr
-                          : llvm::dyn_cast<clang::DeclRefExpr>(sp.call->getArg(1)->IgnoreParenImpCasts());
+                          : llvm::dyn_cast<clang::DeclRefExpr>(sp.call->getArg(sp.value_arg)->IgnoreParenImpCasts());
         const auto* var = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
         if (var && slot_of_.count(var) && !single_.count(var) &&
-            ctx_.hasSameUnqualifiedType(var->getType(), sp.call->getArg(1)->getType()))
+            ctx_.hasSameUnqualifiedType(var->getType(), sp.call->getArg(sp.value_arg)->getType()))
           out += x + ".copy(__cuemu_v" + std::to_string(slot_of_[var]) + ", *__cuemu_rb);\n";
         else
           out += each(it.value_seg) + lambda(it.value_seg, false) + ");\n";
@@ -1112,6 +1119,10 @@ kernel_result translator::run() {
         if (ss.barrier_below) refuse(who + "a barrier inside a function it calls", nullptr);
         if (ss.polls_in_loop) refuse(who + "a loop that polls memory and may wait for another thread", nullptr);
         if (ss.dependent) refuse(who + "a call clang did not resolve" + at, nullptr);
+        // A barrier or warp collective that only the instantiation shows (a call on a value of
+        // a dependent type): the translation of the pattern did not see it.
+        if (ss.points > s.points)
+          refuse(who + "a barrier or warp collective that depends on template parameters", nullptr);
       }
       if (seen == 0) refuse("a call that depends on template parameters, and no instantiation" + at, nullptr);
     }

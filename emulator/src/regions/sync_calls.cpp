@@ -72,6 +72,33 @@ bool is_thread_block(clang::QualType t) {
 
 }  // namespace
 
+unsigned sync_calls::tile_width(const clang::CallExpr* call) {
+  if (!call) return 0;
+  clang::QualType t;
+  if (const auto* mc = llvm::dyn_cast<clang::CXXMemberCallExpr>(call)) {
+    const clang::Expr* obj = mc->getImplicitObjectArgument();
+    if (!obj) return 0;
+    t = obj->IgnoreParenBaseCasts()->getType();  // (its shuffles are members of a base class)
+  } else if (const auto* u = llvm::dyn_cast<clang::UnresolvedMemberExpr>(
+                 call->getCallee()->IgnoreParens())) {
+    // In a template, on a value of a dependent type: resolved per instantiation.
+    if (u->isImplicitAccess()) return 0;
+    t = u->getBaseType();
+  } else {
+    return 0;
+  }
+  if (t->isPointerType()) t = t->getPointeeType();
+  const auto* spec =
+      llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(t->getAsCXXRecordDecl());
+  if (!spec || !spec->getIdentifier() || spec->getName() != "thread_block_tile" ||
+      !in_namespace(spec, "cooperative_groups"))
+    return 0;
+  const clang::TemplateArgumentList& args = spec->getTemplateArgs();
+  if (args.size() < 1 || args[0].getKind() != clang::TemplateArgument::Integral) return 0;
+  const unsigned n = static_cast<unsigned>(args[0].getAsIntegral().getZExtValue());
+  return n >= 1 && n <= 32 ? n : 0;
+}
+
 bool sync_calls::is_block_shape_call(const clang::CallExpr* call) {
   const auto* m = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
   if (!m || !m->isStatic() || !m->getIdentifier() || !is_thread_block(ctx_type(m->getParent())))
@@ -86,7 +113,9 @@ bool sync_calls::is_barrier_call(const clang::Stmt* s) {
   if (!call) return false;
   const clang::FunctionDecl* fn = call->getDirectCallee();
   if (!fn || !fn->getIdentifier()) return false;
-  // Cooperative groups' barrier of the whole block: thread_block::sync(), cg::sync(block).
+  // Cooperative groups' barrier of the whole block: thread_block::sync(), cg::sync(block); a
+  // tile of a warp or less synchronising, every tile at once (its lanes' barrier, kept).
+  if (fn->getName() == "sync" && tile_width(call) != 0) return true;
   if (fn->getName() == "sync" && in_namespace(fn, "cooperative_groups")) {
     if (const auto* m = llvm::dyn_cast<clang::CXXMethodDecl>(fn))
       return is_thread_block(ctx_type(m->getParent()));
@@ -100,6 +129,19 @@ bool sync_calls::is_barrier_call(const clang::Stmt* s) {
 const char* sync_calls::shuffle_op(const clang::Stmt* s) {
   const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(s);
   if (!call) return nullptr;
+  // A shuffle of a cooperative groups tile of N <= 32 lanes: __shfl*_sync over segments of N
+  // lanes, every tile of the warp at once.
+  if (tile_width(call) != 0) {
+    const clang::FunctionDecl* m = call->getDirectCallee();
+    std::string n = m && m->getIdentifier() ? m->getName().str() : "";
+    if (const auto* u = llvm::dyn_cast<clang::UnresolvedMemberExpr>(call->getCallee()->IgnoreParens()))
+      n = u->getMemberName().getAsString();
+    if (n == "shfl") return "shfl_idx";
+    if (n == "shfl_up") return "shfl_up";
+    if (n == "shfl_down") return "shfl_down";
+    if (n == "shfl_xor") return "shfl_xor";
+    return nullptr;
+  }
   const clang::FunctionDecl* fn = call->getDirectCallee();
   if (!fn) {
     // In a template, a call on a dependent value: every candidate the global shuffle.
@@ -204,10 +246,12 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
   bool VisitCallExpr(clang::CallExpr* e) {
     if (sync_calls::is_barrier_call(e)) {
       out_.barrier = true;
+      ++out_.points;
       return true;
     }
     if (sync_calls::shuffle_op(e)) {
       out_.shuffle = true;
+      ++out_.points;
       return true;
     }
     if (const clang::FunctionDecl* fn = e->getDirectCallee()) {

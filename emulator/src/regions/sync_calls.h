@@ -15,6 +15,7 @@ namespace cuemu::regions {
 struct sync_summary {
   bool barrier = false;        // calls __syncthreads() (or a whole warp's __syncwarp()) itself
   bool shuffle = false;        // calls a whole warp's __shfl*_sync() itself
+  unsigned points = 0;         // calls of either written in the body (found where resolved)
   bool barrier_below = false;  // a function it calls does either
   bool polls = false;          // reaches a poll (atomics, fences, clock reads, volatile reads)
   bool polls_in_loop = false;  // ... inside a loop: it may spin until another thread writes
@@ -47,6 +48,9 @@ class sync_calls {
   // cooperative_groups::thread_block's size(), num_threads(), dim_threads(), group_dim() or
   // group_index(): the block's shape, the same in every thread.
   static bool is_block_shape_call(const clang::CallExpr* call);
+  // The N of a call to a member of cooperative_groups::thread_block_tile<N> with N <= 32 (a
+  // tile of a warp or less), else 0.
+  static unsigned tile_width(const clang::CallExpr* call);
 
  private:
   friend class summary_walker;

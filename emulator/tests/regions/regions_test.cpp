@@ -57,6 +57,11 @@ TEST(Regions, EachKernelTakesThePathItsShapeAllows) {
       {"ballot_count", "loops over threads"},
       {"warp_votes", "loops over threads"},
       {"cg_block_reduce", "loops over threads"},
+      {"cg_tile_reduce", "loops over threads"},
+      {"tile_shuffle_template", "loops over threads"},
+      {"tile_shuffle_in_branch", "coroutines (a barrier under a condition that may differ"},
+      {"dependent_tile", "coroutines (in dependent_tile<32U>: a barrier or warp collective that "
+                         "depends on template parameters)"},
       {"shuffle_after_return", "coroutines (a return in a kernel with warp shuffles)"},
       {"barrier_in_callee", "coroutines (a barrier inside a function it calls)"},
       {"spin_then_barrier", "coroutines (a loop that polls memory"},

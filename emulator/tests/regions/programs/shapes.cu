@@ -270,6 +270,56 @@ __global__ void cg_block_reduce(const int* in, int* out) {
   if (t == 0) out[blockIdx.x] = s[0];
 }
 
+// 22. Cooperative groups' tiles of a warp or less (reduction's reduce4-6 shape): their shuffles
+// over segments of the tile's size, a lane past a partial warp's end reading 0; a tile's sync.
+__global__ void cg_tile_reduce(const int* in, int* out) {
+  cg::thread_block cta = cg::this_thread_block();
+  cg::thread_block_tile<32> tile32 = cg::tiled_partition<32>(cta);
+  cg::thread_block_tile<8> tile8 = cg::tiled_partition<8>(cta);
+  const unsigned t = cta.thread_rank();
+  int v = in[t];
+  int w = v;
+  for (int off = 16; off > 0; off >>= 1) v += tile32.shfl_down(v, off);
+  for (int m = 1; m < 8; m <<= 1) w += tile8.shfl_xor(w, m);
+  tile32.sync();
+  const int fifth = tile8.shfl(w * 3, 5);
+  out[t] = (tile32.thread_rank() == 0 ? v : 0) + w * 1000 + fifth * 7;
+}
+
+// 23. Tile shuffles in kernel templates: at block level on a value of a dependent type (loops);
+// under a condition that differs between threads (reduction's reduce4-6: coroutines); on a tile
+// whose type depends on the template's parameters (seen only per instantiation: coroutines).
+template <class T>
+__global__ void tile_shuffle_template(const T* in, T* out) {
+  cg::thread_block_tile<16> t16 = cg::tiled_partition<16>(cg::this_thread_block());
+  T v = in[threadIdx.x];
+  for (int off = 8; off > 0; off /= 2) v += t16.shfl_xor(v, off);
+  out[threadIdx.x] = v;
+}
+template <class T>
+__global__ void tile_shuffle_in_branch(const T* in, T* out) {
+  cg::thread_block cta = cg::this_thread_block();
+  __shared__ T s[kBlock];
+  s[threadIdx.x] = in[threadIdx.x];
+  cg::sync(cta);
+  cg::thread_block_tile<32> tile32 = cg::tiled_partition<32>(cta);
+  T v = s[threadIdx.x] + s[(threadIdx.x + 32) % kBlock];
+  if (cta.thread_rank() < 32) {
+    for (int off = 16; off > 0; off /= 2) v += tile32.shfl_down(v, off);
+  }
+  if (cta.thread_rank() == 0) out[0] = v;
+}
+template <unsigned N>
+__global__ void dependent_tile(const int* in, int* out) {
+  __shared__ int s[kBlock];
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  auto tile = cg::tiled_partition<N>(cg::this_thread_block());
+  int v = s[threadIdx.x];
+  v += tile.shfl_down(v, 1);
+  out[threadIdx.x] = v;
+}
+
 __global__ void shuffle_after_return(const int* in, int* out, int n) {
   if (static_cast<int>(threadIdx.x) >= n) return;
   int v = in[threadIdx.x];
@@ -582,6 +632,53 @@ int main() {
       ok = ok && got[b] == want;
     }
     report("cg_block_reduce", ok);
+  }
+  {
+    std::vector<int> in(kBlock), got(kBlock);
+    for (int t = 0; t < kBlock; ++t) in[t] = (t * 29 + 3) % 101;
+    int *di, *dv;
+    CK(cudaMalloc(&di, kBlock * 4));
+    CK(cudaMalloc(&dv, kBlock * 4));
+    CK(cudaMemcpy(di, in.data(), kBlock * 4, cudaMemcpyHostToDevice));
+    tile_shuffle_template<int><<<1, kBlock>>>(di, dv);
+    CK(cudaMemcpy(got.data(), dv, kBlock * 4, cudaMemcpyDeviceToHost));
+    bool ok = true;
+    for (int t = 0; t < kBlock; ++t) {
+      int seg = 0;
+      for (int j = t & ~15; j < (t & ~15) + 16; ++j) seg += in[j];
+      ok = ok && got[t] == seg;
+    }
+    report("tile_shuffle_template", ok);
+    tile_shuffle_in_branch<int><<<1, kBlock>>>(di, dv);
+    CK(cudaMemcpy(got.data(), dv, 4, cudaMemcpyDeviceToHost));
+    int first64 = 0;
+    for (int t = 0; t < 64; ++t) first64 += in[t];
+    report("tile_shuffle_in_branch", got[0] == first64);
+    dependent_tile<32><<<1, kBlock>>>(di, dv);
+    CK(cudaMemcpy(got.data(), dv, kBlock * 4, cudaMemcpyDeviceToHost));
+    ok = true;
+    for (int t = 0; t < kBlock; ++t) ok = ok && got[t] == in[t] + ((t & 31) == 31 ? in[t] : in[t + 1]);
+    report("dependent_tile", ok);
+  }
+  for (int n : {kBlock, 80}) {
+    std::vector<int> in(kBlock);
+    for (int t = 0; t < kBlock; ++t) in[t] = (t * 53 + n) % 997;
+    int *di, *dv;
+    CK(cudaMalloc(&di, kBlock * 4));
+    CK(cudaMalloc(&dv, kBlock * 4));
+    CK(cudaMemcpy(di, in.data(), kBlock * 4, cudaMemcpyHostToDevice));
+    cg_tile_reduce<<<1, n>>>(di, dv);
+    std::vector<int> got(n);
+    CK(cudaMemcpy(got.data(), dv, n * 4, cudaMemcpyDeviceToHost));
+    bool ok = true;
+    for (int t = 0; t < n; ++t) {
+      const int first = t & ~31, seg = t & ~7;
+      int warp_sum = 0, seg_sum = 0;
+      for (int j = first; j < first + 32 && j < n; ++j) warp_sum += in[j];
+      for (int j = seg; j < seg + 8; ++j) seg_sum += in[j];
+      ok = ok && got[t] == ((t & 31) == 0 ? warp_sum : 0) + seg_sum * 1000 + seg_sum * 3 * 7;
+    }
+    report(n == kBlock ? "cg_tile_reduce" : "cg_tile_reduce (partial warp)", ok);
   }
   for (int n : {kBlock, 80}) {
     std::vector<int> in(kBlock);
