@@ -175,6 +175,7 @@ class block_executor {
   void release_yielded();
   unsigned long long progress_mark() const noexcept;
   bool stall();
+  bool ask_helper(launch_state& L);
   bool grid_barrier_released();
   void grid_arrive();
   std::string spin_site(const lane& l) const;

@@ -185,9 +185,9 @@ void block_executor::preempt() {
   // A lane that keeps running may wait for a block that has not started (a spin no poll sees):
   // one helper thread per worker at most takes the grid's next blocks.
   launch_state& L = *launch_;
-  if (++preemptions_ >= 3 && !helper_asked_ && in_flight(L) < resident_grid_limit(L) &&
-      L.preempt_helpers.fetch_add(1) < worker_pool::instance().workers())
-    helper_asked_ = worker_pool::instance().add_helper(*launch_->job);
+  if (++preemptions_ >= 3 && !helper_asked_ &&
+      L.preempt_helpers.load() < worker_pool::instance().workers() && ask_helper(L))
+    helper_asked_ = true, L.preempt_helpers.fetch_add(1);
   wait_here(l);
 }
 
@@ -206,6 +206,20 @@ void block_executor::release_yielded() {
 
 // Every live lane of the block spins (or waits for those that do): let the rest of the grid run
 // before its lanes poll again. Returns false if it reported a livelock.
+// A helper thread for the grid's next blocks, if the grid may have one more block in flight: one
+// helper at a time is on its way to a block (L.helper_pending), so blocks that stall together
+// cannot start more blocks than an H200 keeps resident.
+bool block_executor::ask_helper(launch_state& L) {
+  bool expected = false;
+  if (!L.helper_pending.compare_exchange_strong(expected, true)) return false;
+  if (in_flight(L) >= resident_grid_limit(L) ||
+      !worker_pool::instance().add_helper(*L.job, &L.helper_pending)) {
+    L.helper_pending.store(false);
+    return false;
+  }
+  return true;
+}
+
 bool block_executor::stall() {
   launch_state& L = *launch_;
   const unsigned long long mark = progress_mark();
@@ -218,9 +232,7 @@ bool block_executor::stall() {
   }
   L.stalled.fetch_add(1);
   g_stalled_blocks.fetch_add(1);
-  if (!helper_asked_ && stall_rounds_ >= kStallsBeforeHelper &&
-      in_flight(L) < resident_grid_limit(L))
-    helper_asked_ = worker_pool::instance().add_helper(*launch_->job);
+  if (!helper_asked_ && stall_rounds_ >= kStallsBeforeHelper) helper_asked_ = ask_helper(L);
   back_off(stall_rounds_++);
   // Progress of the grid: stalled blocks that moved on, and blocks that ended.
   // Other grids and the streams count too: this grid may wait for them.

@@ -65,21 +65,24 @@ void worker_pool::helper_main() {
   for (;;) {
     helper_wake_.wait(lock, [&] { return stop_ || !helper_jobs_.empty(); });
     if (stop_) return;
-    job* j = helper_jobs_.back();
+    auto [j, pending] = helper_jobs_.back();
     helper_jobs_.pop_back();
     lock.unlock();
+    t_helper_pending = pending;
     j->drain();
+    if (pending && t_helper_pending) pending->store(false);  // it found no item to start
+    t_helper_pending = nullptr;
     lock.lock();
     ++helpers_idle_;
     if (--j->busy_ == 0) done_.notify_all();
   }
 }
 
-bool worker_pool::add_helper(job& j) {
+bool worker_pool::add_helper(job& j, std::atomic<bool>* pending) {
   std::lock_guard<std::mutex> lock(m_);
   if (stop_ || !j.items_left()) return false;
   ++j.busy_;
-  helper_jobs_.push_back(&j);
+  helper_jobs_.emplace_back(&j, pending);
   if (helpers_idle_ != 0) {
     --helpers_idle_;
     helper_wake_.notify_one();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <utility>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
@@ -37,6 +38,9 @@ class pool_job {
 };
 
 
+// On a helper thread until it starts its first item: the flag add_helper was given.
+inline thread_local std::atomic<bool>* t_helper_pending = nullptr;
+
 class worker_pool {
  public:
   using job = pool_job;
@@ -49,7 +53,8 @@ class worker_pool {
   unsigned workers() const noexcept { return workers_; }
   // Called from an item of j when it waits for others (a block whose threads spin, or wait at
   // this_grid().sync()): one more thread takes j's remaining items. False if none remain.
-  bool add_helper(job& j);
+  // `pending` (may be null) is cleared once the helper has started an item of j, or found none.
+  bool add_helper(job& j, std::atomic<bool>* pending = nullptr);
 
  private:
   explicit worker_pool(unsigned workers);
@@ -61,7 +66,7 @@ class worker_pool {
   std::vector<std::thread> threads_;
   std::vector<std::thread> helpers_;  // made on demand, kept for later jobs
   std::condition_variable helper_wake_;
-  std::vector<job*> helper_jobs_;     // jobs helpers were asked for, not yet taken
+  std::vector<std::pair<job*, std::atomic<bool>*>> helper_jobs_;  // asked for, not yet taken
   unsigned helpers_idle_ = 0;
   std::mutex m_;
   std::condition_variable wake_, done_;
