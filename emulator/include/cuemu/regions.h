@@ -122,28 +122,11 @@ struct region_block {
         std::uint32_t b = 0;
         for (unsigned j = 0; j < count; ++j)
           if (at(j)) b |= 1u << j;
-        const std::uint32_t m = count == 32 ? ~0u : (1u << count) - 1;
-        return op == warp_op::ballot ? b : op == warp_op::any ? b != 0 : b == m;
+        return warp_vote_result(op, b, count == 32 ? ~0u : (1u << count) - 1);
       }
       std::uint32_t red = static_cast<std::uint32_t>(at(0));
-      for (unsigned j = 1; j < count; ++j) {
-        const std::uint32_t v = static_cast<std::uint32_t>(at(j));
-        switch (op) {
-          case warp_op::reduce_add_u: case warp_op::reduce_add_i: red += v; break;
-          case warp_op::reduce_min_u: red = v < red ? v : red; break;
-          case warp_op::reduce_max_u: red = v > red ? v : red; break;
-          case warp_op::reduce_min_i:
-            red = static_cast<std::int32_t>(v) < static_cast<std::int32_t>(red) ? v : red;
-            break;
-          case warp_op::reduce_max_i:
-            red = static_cast<std::int32_t>(v) > static_cast<std::int32_t>(red) ? v : red;
-            break;
-          case warp_op::reduce_and: red &= v; break;
-          case warp_op::reduce_or: red |= v; break;
-          case warp_op::reduce_xor: red ^= v; break;
-          default: break;
-        }
-      }
+      for (unsigned j = 1; j < count; ++j)
+        red = warp_reduce_step(op, red, static_cast<std::uint32_t>(at(j)));
       return red;
     }
     mutable unsigned cached_first = ~0u;

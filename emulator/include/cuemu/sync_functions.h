@@ -21,6 +21,27 @@ enum class warp_op : std::uint8_t {
 };
 const char* warp_op_name(warp_op op) noexcept;
 
+// The rules of the warp's votes and reductions, shared by the executor (exec/warp_collectives.cpp)
+// and the region form (cuemu/regions.h): a vote's result from the ballot of its participants
+// `m`, and one step of a __reduce_*_sync (32-bit values; min/max signed for the _i forms).
+inline std::uint64_t warp_vote_result(warp_op op, std::uint32_t ballot, std::uint32_t m) noexcept {
+  return op == warp_op::ballot ? ballot : op == warp_op::any ? ballot != 0 : ballot == m;
+}
+inline std::uint32_t warp_reduce_step(warp_op op, std::uint32_t red, std::uint32_t v) noexcept {
+  const auto si = [](std::uint32_t x) { return static_cast<std::int32_t>(x); };
+  switch (op) {
+    case warp_op::reduce_add_u: case warp_op::reduce_add_i: return red + v;
+    case warp_op::reduce_min_u: return v < red ? v : red;
+    case warp_op::reduce_max_u: return v > red ? v : red;
+    case warp_op::reduce_min_i: return si(v) < si(red) ? v : red;
+    case warp_op::reduce_max_i: return si(v) > si(red) ? v : red;
+    case warp_op::reduce_and: return red & v;
+    case warp_op::reduce_or: return red | v;
+    case warp_op::reduce_xor: return red ^ v;
+    default: return red;
+  }
+}
+
 struct source_location {
   const char* file;
   int line;

@@ -273,6 +273,7 @@ class block_executor {
   region_block* region_outer_ = nullptr;  // t_regions before it
   std::vector<unsigned char> region_exited_;
   std::vector<unsigned> slot_index_, index_slot_;  // slot <-> linear thread index
+  bool slots_in_order_ = false;                     // slot == linear index for every thread
   struct region_arena {
     std::vector<std::unique_ptr<unsigned char[]>> chunks;
     std::vector<std::size_t> sizes;

@@ -186,8 +186,10 @@ void block_executor::preempt() {
   // one helper thread per worker at most takes the grid's next blocks.
   launch_state& L = *launch_;
   if (++preemptions_ >= 3 && !helper_asked_ &&
-      L.preempt_helpers.load() < worker_pool::instance().workers() && ask_helper(L))
-    helper_asked_ = true, L.preempt_helpers.fetch_add(1);
+      L.preempt_helpers.load() < worker_pool::instance().workers() && ask_helper(L)) {
+    helper_asked_ = true;
+    L.preempt_helpers.fetch_add(1);
+  }
   wait_here(l);
 }
 
@@ -204,8 +206,6 @@ void block_executor::release_yielded() {
   round_mark_ = progress_mark();
 }
 
-// Every live lane of the block spins (or waits for those that do): let the rest of the grid run
-// before its lanes poll again. Returns false if it reported a livelock.
 // A helper thread for the grid's next blocks, if the grid may have one more block in flight: one
 // helper at a time is on its way to a block (L.helper_pending), so blocks that stall together
 // cannot start more blocks than an H200 keeps resident.
@@ -220,6 +220,8 @@ bool block_executor::ask_helper(launch_state& L) {
   return true;
 }
 
+// Every live lane of the block spins (or waits for those that do): let the rest of the grid run
+// before its lanes poll again. Returns false if it reported a livelock.
 bool block_executor::stall() {
   launch_state& L = *launch_;
   const unsigned long long mark = progress_mark();

@@ -26,8 +26,7 @@ void block_executor::run_regions() {
   rb.owner = this;
   rb.index_of = slot_index_.data();
   rb.slot_of = index_slot_.data();
-  rb.identity = true;
-  for (unsigned s = 0; s < n && rb.identity; ++s) rb.identity = slot_index_[s] == s;
+  rb.identity = slots_in_order_;
   region_arena_.chunk = region_arena_.used = 0;
   for (warp& w : warps_) w.dirty = true;
   batch_.current = nullptr;

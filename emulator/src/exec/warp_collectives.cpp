@@ -203,9 +203,7 @@ void block_executor::complete_collective(warp& w, unsigned m, const lane& first)
         const unsigned j = static_cast<unsigned>(__builtin_ctz(rest));
         if (L[j].value) ballot |= 1u << j;
       }
-      const std::uint64_t r = op == warp_op::ballot ? ballot
-                              : op == warp_op::any  ? std::uint64_t{ballot != 0}
-                                                    : std::uint64_t{ballot == m};
+      const std::uint64_t r = warp_vote_result(op, static_cast<std::uint32_t>(ballot), m);
       for (unsigned rest = m; rest; rest &= rest - 1) L[__builtin_ctz(rest)].result = r;
       break;
     }
@@ -234,18 +232,7 @@ void block_executor::complete_collective(warp& w, unsigned m, const lane& first)
     default: {  // the __reduce_*_sync family
       std::uint32_t red = static_cast<std::uint32_t>(L[__builtin_ctz(m)].value);
       for (unsigned rest = m & (m - 1); rest; rest &= rest - 1) {
-        const std::uint32_t v = static_cast<std::uint32_t>(L[__builtin_ctz(rest)].value);
-        switch (op) {
-          case warp_op::reduce_add_u: case warp_op::reduce_add_i: red += v; break;
-          case warp_op::reduce_min_u: red = std::min(red, v); break;
-          case warp_op::reduce_max_u: red = std::max(red, v); break;
-          case warp_op::reduce_min_i: red = static_cast<std::uint32_t>(std::min(static_cast<std::int32_t>(red), static_cast<std::int32_t>(v))); break;
-          case warp_op::reduce_max_i: red = static_cast<std::uint32_t>(std::max(static_cast<std::int32_t>(red), static_cast<std::int32_t>(v))); break;
-          case warp_op::reduce_and: red &= v; break;
-          case warp_op::reduce_or: red |= v; break;
-          case warp_op::reduce_xor: red ^= v; break;
-          default: break;
-        }
+        red = warp_reduce_step(op, red, static_cast<std::uint32_t>(L[__builtin_ctz(rest)].value));
       }
       for (unsigned rest = m; rest; rest &= rest - 1) L[__builtin_ctz(rest)].result = red;
       break;

@@ -94,6 +94,8 @@ void block_executor::setup_block(const launch_state& launch, std::uint64_t sched
         slot_index_[w.first + k] = l.index;
         index_slot_[l.index] = w.first + k;
       }
+    slots_in_order_ = true;
+    for (unsigned s = 0; s < n && slots_in_order_; ++s) slots_in_order_ = slot_index_[s] == s;
     batch_.tid = slot_tid_.data();
     batch_.lane = slot_lane_.data();
     shape_ = b;

@@ -969,9 +969,6 @@ bool translator::may_fault(int seg) const {
         found = true;
       return !found;
     }
-    bool VisitCompoundAssignOperator(clang::CompoundAssignOperator* b) {
-      return VisitBinaryOperator(b);
-    }
     bool VisitCXXConstructExpr(clang::CXXConstructExpr* c) {
       if (!c->getConstructor()->isTrivial()) found = true;
       return !found;
