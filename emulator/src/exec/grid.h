@@ -54,9 +54,6 @@ struct launch_state {
   std::atomic<unsigned long long> progress{0};  // bumped when a stalled block moves on
   std::atomic<bool> livelock{false};          // reported (once per launch)
   std::atomic<unsigned> preempt_helpers{0};   // helpers asked for by preempted blocks
-  // A helper was asked for and has not started a block yet: one at a time, so that the blocks in
-  // flight never pass the residency limit (exec/progress.cpp ask_helper).
-  std::atomic<bool> helper_pending{false};
 
   // this_grid().sync() of a cooperative launch: blocks arrived in this generation.
   struct grid_barrier {

@@ -206,18 +206,11 @@ void block_executor::release_yielded() {
   round_mark_ = progress_mark();
 }
 
-// A helper thread for the grid's next blocks, if the grid may have one more block in flight: one
-// helper at a time is on its way to a block (L.helper_pending), so blocks that stall together
-// cannot start more blocks than an H200 keeps resident.
+// A helper thread for the grid's next blocks, if the grid may have one more block in flight. The
+// pool admits it under its lock against the threads draining the grid (each runs one block at a
+// time), so blocks that stall together cannot start more blocks than an H200 keeps resident.
 bool block_executor::ask_helper(launch_state& L) {
-  bool expected = false;
-  if (!L.helper_pending.compare_exchange_strong(expected, true)) return false;
-  if (in_flight(L) >= resident_grid_limit(L) ||
-      !worker_pool::instance().add_helper(*L.job, &L.helper_pending)) {
-    L.helper_pending.store(false);
-    return false;
-  }
-  return true;
+  return worker_pool::instance().add_helper(*L.job, resident_grid_limit(L));
 }
 
 // Every live lane of the block spins (or waits for those that do): let the rest of the grid run
@@ -260,7 +253,7 @@ bool block_executor::stall() {
 // wait cannot end (reported) or the grid was aborted.
 bool block_executor::grid_barrier_released() {
   launch_state& L = *launch_;
-  if (!helper_asked_) helper_asked_ = worker_pool::instance().add_helper(*launch_->job);
+  if (!helper_asked_) helper_asked_ = ask_helper(L);
   launch_state::grid_barrier& G = *L.grid_sync;
   std::unique_lock<std::mutex> lock(G.mutex);
   const double start = seconds_now();
@@ -280,7 +273,7 @@ bool block_executor::grid_barrier_released() {
     }
     if (!helper_asked_ && seconds_now() - start > 0.001) {
       lock.unlock();
-      helper_asked_ = worker_pool::instance().add_helper(*launch_->job);
+      helper_asked_ = ask_helper(L);
       lock.lock();
       continue;
     }

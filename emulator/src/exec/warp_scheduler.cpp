@@ -151,10 +151,6 @@ bool block_executor::run(launch_state& launch, uint3 block_idx, std::uint64_t sc
 
   setup_block(launch, schedule_salt);
   running_launch_.store(&launch, std::memory_order_release);
-  if (std::atomic<bool>* p = t_helper_pending) {  // a helper's block is in flight now
-    t_helper_pending = nullptr;
-    p->store(false);
-  }
   if (!preemptible_) {
     preemptible_ = true;
     preemption_register_worker();

@@ -36,7 +36,7 @@ worker_pool::job* worker_pool::pick_locked() {
   const std::size_t n = jobs_.size();
   for (std::size_t k = 0; k < n; ++k) {
     job* j = jobs_[(next_pick_ + k) % n];
-    if (j->items_left()) {
+    if (j->items_left() && j->busy_ < j->max_busy_) {
       next_pick_ = (next_pick_ + k + 1) % n;
       return j;
     }
@@ -65,24 +65,22 @@ void worker_pool::helper_main() {
   for (;;) {
     helper_wake_.wait(lock, [&] { return stop_ || !helper_jobs_.empty(); });
     if (stop_) return;
-    auto [j, pending] = helper_jobs_.back();
+    job* j = helper_jobs_.back();
     helper_jobs_.pop_back();
     lock.unlock();
-    t_helper_pending = pending;
     j->drain();
-    if (pending && t_helper_pending) pending->store(false);  // it found no item to start
-    t_helper_pending = nullptr;
     lock.lock();
     ++helpers_idle_;
     if (--j->busy_ == 0) done_.notify_all();
   }
 }
 
-bool worker_pool::add_helper(job& j, std::atomic<bool>* pending) {
+bool worker_pool::add_helper(job& j, std::size_t max_busy) {
   std::lock_guard<std::mutex> lock(m_);
-  if (stop_ || !j.items_left()) return false;
+  j.max_busy_ = max_busy;
+  if (stop_ || !j.items_left() || j.busy_ >= max_busy) return false;
   ++j.busy_;
-  helper_jobs_.emplace_back(&j, pending);
+  helper_jobs_.push_back(&j);
   if (helpers_idle_ != 0) {
     --helpers_idle_;
     helper_wake_.notify_one();

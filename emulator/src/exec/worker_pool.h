@@ -34,12 +34,12 @@ class pool_job {
   const std::size_t n_;
   const std::function<void(std::size_t)>* const body_;
   std::atomic<std::size_t> next_{0};  // the next item to take (fetch_add, no lock)
-  unsigned busy_ = 0;                  // threads draining it (under the pool's mutex)
+  // Threads draining it (under the pool's mutex). Each runs one item at a time, so at most
+  // busy_ items are in flight: a thread counts from when it is admitted until its drain ends.
+  std::size_t busy_ = 0;
+  // The most threads that may drain it at once, set by add_helper (the grid's residency).
+  std::size_t max_busy_ = static_cast<std::size_t>(-1);
 };
-
-
-// On a helper thread until it starts its first item: the flag add_helper was given.
-inline thread_local std::atomic<bool>* t_helper_pending = nullptr;
 
 class worker_pool {
  public:
@@ -52,9 +52,10 @@ class worker_pool {
   void run(job& j);
   unsigned workers() const noexcept { return workers_; }
   // Called from an item of j when it waits for others (a block whose threads spin, or wait at
-  // this_grid().sync()): one more thread takes j's remaining items. False if none remain.
-  // `pending` (may be null) is cleared once the helper has started an item of j, or found none.
-  bool add_helper(job& j, std::atomic<bool>* pending = nullptr);
+  // this_grid().sync()): one more thread takes j's remaining items. False if none remain, or
+  // if `max_busy` threads drain j already. From then on no thread joins j past `max_busy`, so
+  // blocks in flight never pass a grid's residency, whichever threads start them.
+  bool add_helper(job& j, std::size_t max_busy);
 
  private:
   explicit worker_pool(unsigned workers);
@@ -66,7 +67,7 @@ class worker_pool {
   std::vector<std::thread> threads_;
   std::vector<std::thread> helpers_;  // made on demand, kept for later jobs
   std::condition_variable helper_wake_;
-  std::vector<std::pair<job*, std::atomic<bool>*>> helper_jobs_;  // asked for, not yet taken
+  std::vector<job*> helper_jobs_;  // asked for, not yet taken (each counted busy already)
   unsigned helpers_idle_ = 0;
   std::mutex m_;
   std::condition_variable wake_, done_;
