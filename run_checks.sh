@@ -85,6 +85,7 @@ do_setup() {
   command -v pip3 >/dev/null || python3 -m pip --version >/dev/null 2>&1 || {
     [ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip; }
   install_cccl
+  install_libdevice
   install_tvm_ffi
 }
 
@@ -126,10 +127,29 @@ install_cccl() {
     { echo "run_checks.sh: could not install CCCL $cccl_version (pip download nvidia-cuda-cccl)" >&2; exit 1; }
 }
 
+# NVIDIA's libdevice (device code's math library, built for the CPU with the emulator) from the
+# Python index: nvidia-nvvm, pinned to CUDA 13.0's release, into the cache. Only the bitcode file
+# is kept; the build finds it there.
+libdevice_version=13.0.88
+libdevice_file=$cache_dir/nvvm-$libdevice_version/nvidia/cu13/nvvm/libdevice/libdevice.10.bc
+install_libdevice() {
+  [ -f "$libdevice_file" ] && { echo "libdevice $libdevice_version: present"; return 0; }
+  echo "installing libdevice $libdevice_version (nvidia-nvvm from the Python index) into $cache_dir"
+  mkdir -p "$cache_dir/wheels"
+  python3 -m pip download --no-deps --quiet -d "$cache_dir/wheels" "nvidia-nvvm==$libdevice_version" &&
+    python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract(sys.argv[3], sys.argv[2])' \
+      "$(ls "$cache_dir"/wheels/nvidia_nvvm-$libdevice_version-*.whl | head -1)" "$cache_dir/nvvm-$libdevice_version" \
+      nvidia/cu13/nvvm/libdevice/libdevice.10.bc &&
+    rm -f "$cache_dir"/wheels/nvidia_nvvm-$libdevice_version-*.whl &&
+    [ -f "$libdevice_file" ] ||
+    { echo "run_checks.sh: could not install libdevice $libdevice_version (pip download nvidia-nvvm)" >&2; exit 1; }
+}
+
 do_build() {
   step "build ($build_dir, $jobs jobs)"
   local s=$(date +%s) cccl_flag=()
   [ -f "$cccl_dir/cub/cub.cuh" ] && cccl_flag=(-DCUEMU_CCCL_DIR="$cccl_dir")
+  [ -f "$libdevice_file" ] && cccl_flag+=(-DCUEMU_LIBDEVICE="$libdevice_file")
   if cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cccl_flag[@]}" >"$build_dir/reports/configure.log" 2>&1 &&
      cmake --build "$build_dir" -j "$jobs" 2>&1 | tee "$build_dir/reports/build.log" | grep -E '^\[ *[0-9]+%\]|error|warning' ; [ "${PIPESTATUS[0]}" = 0 ]; then
     record build PASS $(( $(date +%s) - s ))

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cuemu/host_defines.h>
+#include <cuemu/libdevice.h>
 #include <cuemu/progress.h>
 #include <vector_types.h>
 
@@ -570,33 +571,100 @@ __CUEMU_DF__ void __nanosleep(unsigned int ns) noexcept {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fast-math intrinsics (full precision here)
+// The hardware approximations, as libdevice computes them. Their special function unit steps
+// (MUFU.EX2, LG2, SIN, COS, RCP, TANH) are stand-ins here, correctly rounded rather than the
+// unit's own bits (issue 14): COMPATIBILITY.md shows how far each is from an H200.
 // ---------------------------------------------------------------------------------------------
-__CUEMU_DF__ float __fdividef(float x, float y) noexcept { return x / y; }
-__CUEMU_DF__ float fdividef(float x, float y) noexcept { return x / y; }
-__CUEMU_DF__ float __expf(float x) noexcept { return ::expf(x); }
-__CUEMU_DF__ float __exp10f(float x) noexcept { return ::powf(10.0f, x); }
-__CUEMU_DF__ float __logf(float x) noexcept { return ::logf(x); }
-__CUEMU_DF__ float __log2f(float x) noexcept { return ::log2f(x); }
-__CUEMU_DF__ float __log10f(float x) noexcept { return ::log10f(x); }
-__CUEMU_DF__ float __sinf(float x) noexcept { return ::sinf(x); }
-__CUEMU_DF__ float __cosf(float x) noexcept { return ::cosf(x); }
-__CUEMU_DF__ float __tanf(float x) noexcept { return ::tanf(x); }
-__CUEMU_DF__ void __sincosf(float x, float* s, float* c) noexcept {
-  *s = ::sinf(x);
-  *c = ::cosf(x);
-}
-__CUEMU_DF__ float __powf(float x, float y) noexcept { return ::powf(x, y); }
+__CUEMU_DF__ float __fdividef(float x, float y) noexcept { return __nv_fast_fdividef(x, y); }
+// a / b (nvcc makes it __fdividef under --use_fast_math), with the GPU's NaN.
+__CUEMU_DF__ float fdividef(float x, float y) noexcept { return __nv_fdiv_rn(x, y); }
+__CUEMU_DF__ float __expf(float x) noexcept { return __nv_fast_expf(x); }
+__CUEMU_DF__ float __exp10f(float x) noexcept { return __nv_fast_exp10f(x); }
+__CUEMU_DF__ float __logf(float x) noexcept { return __nv_fast_logf(x); }
+__CUEMU_DF__ float __log2f(float x) noexcept { return __nv_fast_log2f(x); }
+__CUEMU_DF__ float __log10f(float x) noexcept { return __nv_fast_log10f(x); }
+__CUEMU_DF__ float __sinf(float x) noexcept { return __nv_fast_sinf(x); }
+__CUEMU_DF__ float __cosf(float x) noexcept { return __nv_fast_cosf(x); }
+__CUEMU_DF__ float __tanf(float x) noexcept { return __nv_fast_tanf(x); }
+__CUEMU_DF__ float __tanhf(float x) noexcept { return __nv_fast_tanhf(x); }
+__CUEMU_DF__ void __sincosf(float x, float* s, float* c) noexcept { __nv_fast_sincosf(x, s, c); }
+__CUEMU_DF__ float __powf(float x, float y) noexcept { return __nv_fast_powf(x, y); }
 // Clamps to [0, 1]; NaN gives 0.
 __CUEMU_DF__ float __saturatef(float x) noexcept {
   return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Explicitly rounded arithmetic: _rn is the default mode; _rz/_ru/_rd switch the FPU's rounding
-// mode around the operation.
+// Explicitly rounded arithmetic, as libdevice computes it: the same roundings, and the GPU's
+// NaN results (float: the canonical 0x7fffffff; double: the first NaN operand, quieted).
+// ---------------------------------------------------------------------------------------------
+#define __CUEMU_NV_ROUNDED(SUF)                                                                 \
+  __CUEMU_DF__ float __fadd_##SUF(float a, float b) noexcept { return __nv_fadd_##SUF(a, b); }  \
+  __CUEMU_DF__ float __fsub_##SUF(float a, float b) noexcept { return __nv_fsub_##SUF(a, b); }  \
+  __CUEMU_DF__ float __fmul_##SUF(float a, float b) noexcept { return __nv_fmul_##SUF(a, b); }  \
+  __CUEMU_DF__ float __fdiv_##SUF(float a, float b) noexcept { return __nv_fdiv_##SUF(a, b); }  \
+  __CUEMU_DF__ float __frcp_##SUF(float a) noexcept { return __nv_frcp_##SUF(a); }              \
+  __CUEMU_DF__ float __fmaf_##SUF(float a, float b, float c) noexcept {                        \
+    return __nv_fmaf_##SUF(a, b, c);                                                            \
+  }                                                                                             \
+  __CUEMU_DF__ float __fsqrt_##SUF(float a) noexcept { return __nv_fsqrt_##SUF(a); }            \
+  __CUEMU_DF__ double __dadd_##SUF(double a, double b) noexcept { return __nv_dadd_##SUF(a, b); } \
+  __CUEMU_DF__ double __dsub_##SUF(double a, double b) noexcept { return __nv_dsub_##SUF(a, b); } \
+  __CUEMU_DF__ double __dmul_##SUF(double a, double b) noexcept { return __nv_dmul_##SUF(a, b); } \
+  __CUEMU_DF__ double __ddiv_##SUF(double a, double b) noexcept { return __nv_ddiv_##SUF(a, b); } \
+  __CUEMU_DF__ double __drcp_##SUF(double a) noexcept { return __nv_drcp_##SUF(a); }            \
+  __CUEMU_DF__ double __fma_##SUF(double a, double b, double c) noexcept {                     \
+    return __nv_fma_##SUF(a, b, c);                                                             \
+  }                                                                                             \
+  __CUEMU_DF__ double __dsqrt_##SUF(double a) noexcept { return __nv_dsqrt_##SUF(a); }
+__CUEMU_NV_ROUNDED(rz)
+__CUEMU_NV_ROUNDED(ru)
+__CUEMU_NV_ROUNDED(rd)
+#undef __CUEMU_NV_ROUNDED
+// Round to nearest, the environment device code runs in: add, subtract, multiply and divide
+// inline (kernels use them in hot loops to keep nvcc from contracting), with the same NaN rules.
+namespace cuemu::detail {
+inline float gpu_nan(float r) noexcept {
+  if (r == r) return r;
+  return __builtin_bit_cast(float, 0x7fffffffu);
+}
+inline double gpu_nan(double a, double b, double r) noexcept {
+  if (r == r) return r;
+  const double n = a != a ? a : b != b ? b : r;
+  return __builtin_bit_cast(double, __builtin_bit_cast(unsigned long long, n) | 0x0008000000000000ull);
+}
+}  // namespace cuemu::detail
+__CUEMU_DF__ float __fadd_rn(float a, float b) noexcept { return ::cuemu::detail::gpu_nan(a + b); }
+__CUEMU_DF__ float __fsub_rn(float a, float b) noexcept { return ::cuemu::detail::gpu_nan(a - b); }
+__CUEMU_DF__ float __fmul_rn(float a, float b) noexcept { return ::cuemu::detail::gpu_nan(a * b); }
+__CUEMU_DF__ float __fdiv_rn(float a, float b) noexcept { return ::cuemu::detail::gpu_nan(a / b); }
+__CUEMU_DF__ float __frcp_rn(float a) noexcept { return ::cuemu::detail::gpu_nan(1.0f / a); }
+__CUEMU_DF__ float __fmaf_rn(float a, float b, float c) noexcept { return __nv_fmaf_rn(a, b, c); }
+__CUEMU_DF__ float __fsqrt_rn(float a) noexcept { return __nv_fsqrt_rn(a); }
+__CUEMU_DF__ double __dadd_rn(double a, double b) noexcept {
+  return ::cuemu::detail::gpu_nan(a, b, a + b);
+}
+__CUEMU_DF__ double __dsub_rn(double a, double b) noexcept {
+  return ::cuemu::detail::gpu_nan(a, b, a - b);
+}
+__CUEMU_DF__ double __dmul_rn(double a, double b) noexcept {
+  return ::cuemu::detail::gpu_nan(a, b, a * b);
+}
+__CUEMU_DF__ double __ddiv_rn(double a, double b) noexcept {
+  return ::cuemu::detail::gpu_nan(a, b, a / b);
+}
+__CUEMU_DF__ double __drcp_rn(double a) noexcept { return __nv_drcp_rn(a); }
+__CUEMU_DF__ double __fma_rn(double a, double b, double c) noexcept { return __nv_fma_rn(a, b, c); }
+__CUEMU_DF__ double __dsqrt_rn(double a) noexcept { return __nv_dsqrt_rn(a); }
+__CUEMU_DF__ float __frsqrt_rn(float a) noexcept { return __nv_frsqrt_rn(a); }
+
+// ---------------------------------------------------------------------------------------------
+// Conversions with explicit rounding. Float-to-integer conversions saturate to the destination
+// range, as the GPU's cvt instructions do; a NaN gives 0 from a float to a 32-bit integer, and
+// the sign bit alone (0x80000000, 0x8000000000000000) otherwise (the H200 record, tests/math).
 // ---------------------------------------------------------------------------------------------
 namespace cuemu::detail {
+// f() with the FPU in rounding direction `mode`.
 template <class F>
 inline auto with_rounding(int mode, F f) noexcept {
   const int saved = std::fegetround();
@@ -605,99 +673,9 @@ inline auto with_rounding(int mode, F f) noexcept {
   std::fesetround(saved);
   return r;
 }
-template <class T>
-inline T rounded_op(int mode, int op, T a, T b, T c) noexcept {
-  return with_rounding(mode, [=]() {
-    volatile T va = a, vb = b, vc = c;
-    T x = va, y = vb, z = vc;
-    T r;
-    switch (op) {
-      case 0: r = x + y; break;
-      case 1: r = x - y; break;
-      case 2: r = x * y; break;
-      case 3: r = x / y; break;
-      case 4: r = std::fma(x, y, z); break;
-      default: r = std::sqrt(x); break;
-    }
-    volatile T vr = r;
-    return static_cast<T>(vr);
-  });
-}
-}  // namespace cuemu::detail
-
-#define __CUEMU_ROUNDED(SUF, MODE)                                                              \
-  __CUEMU_DF__ float __fadd_##SUF(float a, float b) noexcept {                                 \
-    return ::cuemu::detail::rounded_op<float>(MODE, 0, a, b, 0.0f);                              \
-  }                                                                                             \
-  __CUEMU_DF__ float __fsub_##SUF(float a, float b) noexcept {                                 \
-    return ::cuemu::detail::rounded_op<float>(MODE, 1, a, b, 0.0f);                              \
-  }                                                                                             \
-  __CUEMU_DF__ float __fmul_##SUF(float a, float b) noexcept {                                 \
-    return ::cuemu::detail::rounded_op<float>(MODE, 2, a, b, 0.0f);                              \
-  }                                                                                             \
-  __CUEMU_DF__ float __fdiv_##SUF(float a, float b) noexcept {                                 \
-    return ::cuemu::detail::rounded_op<float>(MODE, 3, a, b, 0.0f);                              \
-  }                                                                                             \
-  __CUEMU_DF__ float __frcp_##SUF(float a) noexcept {                                          \
-    return ::cuemu::detail::rounded_op<float>(MODE, 3, 1.0f, a, 0.0f);                           \
-  }                                                                                             \
-  __CUEMU_DF__ float __fmaf_##SUF(float a, float b, float c) noexcept {                        \
-    return ::cuemu::detail::rounded_op<float>(MODE, 4, a, b, c);                                 \
-  }                                                                                             \
-  __CUEMU_DF__ float __fsqrt_##SUF(float a) noexcept {                                         \
-    return ::cuemu::detail::rounded_op<float>(MODE, 5, a, 0.0f, 0.0f);                           \
-  }                                                                                             \
-  __CUEMU_DF__ double __dadd_##SUF(double a, double b) noexcept {                              \
-    return ::cuemu::detail::rounded_op<double>(MODE, 0, a, b, 0.0);                              \
-  }                                                                                             \
-  __CUEMU_DF__ double __dsub_##SUF(double a, double b) noexcept {                              \
-    return ::cuemu::detail::rounded_op<double>(MODE, 1, a, b, 0.0);                              \
-  }                                                                                             \
-  __CUEMU_DF__ double __dmul_##SUF(double a, double b) noexcept {                              \
-    return ::cuemu::detail::rounded_op<double>(MODE, 2, a, b, 0.0);                              \
-  }                                                                                             \
-  __CUEMU_DF__ double __ddiv_##SUF(double a, double b) noexcept {                              \
-    return ::cuemu::detail::rounded_op<double>(MODE, 3, a, b, 0.0);                              \
-  }                                                                                             \
-  __CUEMU_DF__ double __drcp_##SUF(double a) noexcept {                                        \
-    return ::cuemu::detail::rounded_op<double>(MODE, 3, 1.0, a, 0.0);                            \
-  }                                                                                             \
-  __CUEMU_DF__ double __fma_##SUF(double a, double b, double c) noexcept {                     \
-    return ::cuemu::detail::rounded_op<double>(MODE, 4, a, b, c);                                \
-  }                                                                                             \
-  __CUEMU_DF__ double __dsqrt_##SUF(double a) noexcept {                                       \
-    return ::cuemu::detail::rounded_op<double>(MODE, 5, a, 0.0, 0.0);                            \
-  }
-__CUEMU_ROUNDED(rz, FE_TOWARDZERO)
-__CUEMU_ROUNDED(ru, FE_UPWARD)
-__CUEMU_ROUNDED(rd, FE_DOWNWARD)
-#undef __CUEMU_ROUNDED
-// Round-to-nearest-even forms: the default floating-point environment.
-__CUEMU_DF__ float __fadd_rn(float a, float b) noexcept { return a + b; }
-__CUEMU_DF__ float __fsub_rn(float a, float b) noexcept { return a - b; }
-__CUEMU_DF__ float __fmul_rn(float a, float b) noexcept { return a * b; }
-__CUEMU_DF__ float __fdiv_rn(float a, float b) noexcept { return a / b; }
-__CUEMU_DF__ float __frcp_rn(float a) noexcept { return 1.0f / a; }
-__CUEMU_DF__ float __fmaf_rn(float a, float b, float c) noexcept { return ::fmaf(a, b, c); }
-__CUEMU_DF__ float __fsqrt_rn(float a) noexcept { return ::sqrtf(a); }
-__CUEMU_DF__ float __frsqrt_rn(float a) noexcept { return 1.0f / ::sqrtf(a); }
-__CUEMU_DF__ float __fmaf_ieee_rn(float a, float b, float c) noexcept { return ::fmaf(a, b, c); }
-__CUEMU_DF__ double __dadd_rn(double a, double b) noexcept { return a + b; }
-__CUEMU_DF__ double __dsub_rn(double a, double b) noexcept { return a - b; }
-__CUEMU_DF__ double __dmul_rn(double a, double b) noexcept { return a * b; }
-__CUEMU_DF__ double __ddiv_rn(double a, double b) noexcept { return a / b; }
-__CUEMU_DF__ double __drcp_rn(double a) noexcept { return 1.0 / a; }
-__CUEMU_DF__ double __fma_rn(double a, double b, double c) noexcept { return ::fma(a, b, c); }
-__CUEMU_DF__ double __dsqrt_rn(double a) noexcept { return ::sqrt(a); }
-
-// ---------------------------------------------------------------------------------------------
-// Conversions with explicit rounding. Float-to-integer conversions saturate to the destination
-// range and give 0 for NaN, as the GPU's cvt instructions do.
-// ---------------------------------------------------------------------------------------------
-namespace cuemu::detail {
 template <class I, class F>
 inline I saturating_convert(F v) noexcept {
-  if (v != v) return 0;
+  if (v != v) return sizeof(I) == 4 && sizeof(F) == 4 ? I(0) : static_cast<I>(I(1) << (sizeof(I) * 8 - 1));
   if (v <= static_cast<F>(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
   if (v >= static_cast<F>(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
   return static_cast<I>(v);
@@ -792,134 +770,53 @@ __CUEMU_DF__ double __uint2double_rn(unsigned int x) noexcept { return static_ca
 // ---------------------------------------------------------------------------------------------
 // CUDA-only math functions (the C library's are used unqualified from <math.h>)
 // ---------------------------------------------------------------------------------------------
-__CUEMU_DF__ float rsqrtf(float x) noexcept { return 1.0f / ::sqrtf(x); }
-__CUEMU_DF__ double rsqrt(double x) noexcept { return 1.0 / ::sqrt(x); }
-__CUEMU_DF__ float rcbrtf(float x) noexcept { return 1.0f / ::cbrtf(x); }
-__CUEMU_DF__ double rcbrt(double x) noexcept { return 1.0 / ::cbrt(x); }
-__CUEMU_DF__ float rhypotf(float x, float y) noexcept { return 1.0f / ::hypotf(x, y); }
-__CUEMU_DF__ double rhypot(double x, double y) noexcept { return 1.0 / ::hypot(x, y); }
-// An infinite argument makes a norm +infinity, even with a NaN beside it (as hypot; an H200 prints
-// so, tests/math).
-__CUEMU_DF__ float norm3df(float a, float b, float c) noexcept {
-  if (std::isinf(a) || std::isinf(b) || std::isinf(c)) return __builtin_huge_valf();
-  return static_cast<float>(std::sqrt(static_cast<double>(a) * a + static_cast<double>(b) * b +
-                                      static_cast<double>(c) * c));
-}
-__CUEMU_DF__ double norm3d(double a, double b, double c) noexcept {
-  if (std::isinf(a) || std::isinf(b) || std::isinf(c)) return __builtin_huge_val();
-  return static_cast<double>(std::sqrt(static_cast<long double>(a) * a +
-                                       static_cast<long double>(b) * b +
-                                       static_cast<long double>(c) * c));
-}
+// libdevice's algorithms (cuemu/libdevice.h).
+__CUEMU_DF__ float rsqrtf(float x) noexcept { return __nv_rsqrtf(x); }
+__CUEMU_DF__ double rsqrt(double x) noexcept { return __nv_rsqrt(x); }
+__CUEMU_DF__ float rcbrtf(float x) noexcept { return __nv_rcbrtf(x); }
+__CUEMU_DF__ double rcbrt(double x) noexcept { return __nv_rcbrt(x); }
+__CUEMU_DF__ float rhypotf(float x, float y) noexcept { return __nv_rhypotf(x, y); }
+__CUEMU_DF__ double rhypot(double x, double y) noexcept { return __nv_rhypot(x, y); }
+__CUEMU_DF__ float norm3df(float a, float b, float c) noexcept { return __nv_norm3df(a, b, c); }
+__CUEMU_DF__ double norm3d(double a, double b, double c) noexcept { return __nv_norm3d(a, b, c); }
 __CUEMU_DF__ float norm4df(float a, float b, float c, float d) noexcept {
-  if (std::isinf(a) || std::isinf(b) || std::isinf(c) || std::isinf(d)) return __builtin_huge_valf();
-  return static_cast<float>(std::sqrt(static_cast<double>(a) * a + static_cast<double>(b) * b +
-                                      static_cast<double>(c) * c + static_cast<double>(d) * d));
+  return __nv_norm4df(a, b, c, d);
 }
 __CUEMU_DF__ double norm4d(double a, double b, double c, double d) noexcept {
-  if (std::isinf(a) || std::isinf(b) || std::isinf(c) || std::isinf(d)) return __builtin_huge_val();
-  return static_cast<double>(
-      std::sqrt(static_cast<long double>(a) * a + static_cast<long double>(b) * b +
-                static_cast<long double>(c) * c + static_cast<long double>(d) * d));
+  return __nv_norm4d(a, b, c, d);
 }
-__CUEMU_DF__ float rnorm3df(float a, float b, float c) noexcept { return 1.0f / norm3df(a, b, c); }
-__CUEMU_DF__ double rnorm3d(double a, double b, double c) noexcept { return 1.0 / norm3d(a, b, c); }
+__CUEMU_DF__ float rnorm3df(float a, float b, float c) noexcept { return __nv_rnorm3df(a, b, c); }
+__CUEMU_DF__ double rnorm3d(double a, double b, double c) noexcept { return __nv_rnorm3d(a, b, c); }
 __CUEMU_DF__ float rnorm4df(float a, float b, float c, float d) noexcept {
-  return 1.0f / norm4df(a, b, c, d);
+  return __nv_rnorm4df(a, b, c, d);
 }
 __CUEMU_DF__ double rnorm4d(double a, double b, double c, double d) noexcept {
-  return 1.0 / norm4d(a, b, c, d);
+  return __nv_rnorm4d(a, b, c, d);
 }
-__CUEMU_DF__ float normf(int dim, const float* a) noexcept {
-  for (int i = 0; i < dim; ++i)
-    if (std::isinf(a[i])) return __builtin_huge_valf();
-  double s = 0;
-  for (int i = 0; i < dim; ++i) s += static_cast<double>(a[i]) * a[i];
-  return static_cast<float>(std::sqrt(s));
-}
-__CUEMU_DF__ double norm(int dim, const double* a) noexcept {
-  for (int i = 0; i < dim; ++i)
-    if (std::isinf(a[i])) return __builtin_huge_val();
-  long double s = 0;
-  for (int i = 0; i < dim; ++i) s += static_cast<long double>(a[i]) * a[i];
-  return static_cast<double>(std::sqrt(s));
-}
-__CUEMU_DF__ float rnormf(int dim, const float* a) noexcept { return 1.0f / normf(dim, a); }
-__CUEMU_DF__ double rnorm(int dim, const double* a) noexcept { return 1.0 / norm(dim, a); }
-__CUEMU_DF__ float normcdff(float x) noexcept { return 0.5f * ::erfcf(-x * 0.70710678118654752f); }
-__CUEMU_DF__ double normcdf(double x) noexcept { return 0.5 * ::erfc(-x * 0.70710678118654752440); }
-
-namespace cuemu::detail {
-// Inverse error function: a starting guess refined by Newton steps on erf (long double).
-inline long double erfinv_impl(long double y) noexcept {
-  if (y != y || y < -1.0L || y > 1.0L) return std::numeric_limits<long double>::quiet_NaN();
-  if (y == 1.0L) return std::numeric_limits<long double>::infinity();
-  if (y == -1.0L) return -std::numeric_limits<long double>::infinity();
-  const long double pi = 3.14159265358979323846264338327950288L;
-  const long double a = 0.147L;
-  const long double ln = std::log(1.0L - y * y);
-  const long double t = 2.0L / (pi * a) + ln / 2.0L;
-  long double x = std::copysign(std::sqrt(std::sqrt(t * t - ln / a) - t), y);
-  for (int i = 0; i < 4; ++i) {
-    const long double err = std::erf(x) - y;
-    x -= err / (2.0L / std::sqrt(pi) * std::exp(-x * x));
-  }
-  return x;
-}
-}  // namespace cuemu::detail
-__CUEMU_DF__ double erfinv(double y) noexcept {
-  return static_cast<double>(::cuemu::detail::erfinv_impl(y));
-}
-__CUEMU_DF__ float erfinvf(float y) noexcept {
-  return static_cast<float>(::cuemu::detail::erfinv_impl(y));
-}
-__CUEMU_DF__ double erfcinv(double y) noexcept {
-  return static_cast<double>(::cuemu::detail::erfinv_impl(1.0L - static_cast<long double>(y)));
-}
-__CUEMU_DF__ float erfcinvf(float y) noexcept {
-  return static_cast<float>(::cuemu::detail::erfinv_impl(1.0L - static_cast<long double>(y)));
-}
-__CUEMU_DF__ double normcdfinv(double p) noexcept { return -1.4142135623730950488 * erfcinv(2.0 * p); }
-__CUEMU_DF__ float normcdfinvf(float p) noexcept {
-  return static_cast<float>(normcdfinv(static_cast<double>(p)));
-}
-__CUEMU_DF__ double erfcx(double x) noexcept {
-  return static_cast<double>(std::exp(static_cast<long double>(x) * x) *
-                             std::erfc(static_cast<long double>(x)));
-}
-__CUEMU_DF__ float erfcxf(float x) noexcept { return static_cast<float>(erfcx(x)); }
+__CUEMU_DF__ float normf(int dim, const float* a) noexcept { return __nv_normf(dim, a); }
+__CUEMU_DF__ double norm(int dim, const double* a) noexcept { return __nv_norm(dim, a); }
+__CUEMU_DF__ float rnormf(int dim, const float* a) noexcept { return __nv_rnormf(dim, a); }
+__CUEMU_DF__ double rnorm(int dim, const double* a) noexcept { return __nv_rnorm(dim, a); }
+__CUEMU_DF__ float normcdff(float x) noexcept { return __nv_normcdff(x); }
+__CUEMU_DF__ double normcdf(double x) noexcept { return __nv_normcdf(x); }
+__CUEMU_DF__ float erfinvf(float y) noexcept { return __nv_erfinvf(y); }
+__CUEMU_DF__ double erfinv(double y) noexcept { return __nv_erfinv(y); }
+__CUEMU_DF__ float erfcinvf(float y) noexcept { return __nv_erfcinvf(y); }
+__CUEMU_DF__ double erfcinv(double y) noexcept { return __nv_erfcinv(y); }
+__CUEMU_DF__ float normcdfinvf(float p) noexcept { return __nv_normcdfinvf(p); }
+__CUEMU_DF__ double normcdfinv(double p) noexcept { return __nv_normcdfinv(p); }
+__CUEMU_DF__ float erfcxf(float x) noexcept { return __nv_erfcxf(x); }
+__CUEMU_DF__ double erfcx(double x) noexcept { return __nv_erfcx(x); }
 
 // sinpi/cospi: C23 names that newer C libraries declare themselves.
 #if !(defined(__GLIBC__) && defined(__GLIBC_PREREQ) && __GLIBC_PREREQ(2, 41))
-namespace cuemu::detail {
-template <class T>
-inline T sinpi_impl(T x) noexcept {
-  if (!std::isfinite(x)) return std::numeric_limits<T>::quiet_NaN();
-  const T r = std::fmod(x, T(2));  // exact
-  if (r == T(0) || r == T(1) || r == T(-1)) return std::copysign(T(0), x);
-  return static_cast<T>(std::sin(static_cast<long double>(r) * 3.14159265358979323846264338327950288L));
-}
-template <class T>
-inline T cospi_impl(T x) noexcept {
-  if (!std::isfinite(x)) return std::numeric_limits<T>::quiet_NaN();
-  const T r = std::fabs(std::fmod(x, T(2)));
-  if (r == T(0.5) || r == T(1.5)) return T(0);
-  return static_cast<T>(std::cos(static_cast<long double>(r) * 3.14159265358979323846264338327950288L));
-}
-}  // namespace cuemu::detail
-__CUEMU_DF__ float sinpif(float x) noexcept { return ::cuemu::detail::sinpi_impl(x); }
-__CUEMU_DF__ double sinpi(double x) noexcept { return ::cuemu::detail::sinpi_impl(x); }
-__CUEMU_DF__ float cospif(float x) noexcept { return ::cuemu::detail::cospi_impl(x); }
-__CUEMU_DF__ double cospi(double x) noexcept { return ::cuemu::detail::cospi_impl(x); }
+__CUEMU_DF__ float sinpif(float x) noexcept { return __nv_sinpif(x); }
+__CUEMU_DF__ double sinpi(double x) noexcept { return __nv_sinpi(x); }
+__CUEMU_DF__ float cospif(float x) noexcept { return __nv_cospif(x); }
+__CUEMU_DF__ double cospi(double x) noexcept { return __nv_cospi(x); }
 #endif
-__CUEMU_DF__ void sincospif(float x, float* s, float* c) noexcept {
-  *s = sinpif(x);
-  *c = cospif(x);
-}
-__CUEMU_DF__ void sincospi(double x, double* s, double* c) noexcept {
-  *s = sinpi(x);
-  *c = cospi(x);
-}
+__CUEMU_DF__ void sincospif(float x, float* s, float* c) noexcept { __nv_sincospif(x, s, c); }
+__CUEMU_DF__ void sincospi(double x, double* s, double* c) noexcept { __nv_sincospi(x, s, c); }
 // sincos/sincosf/exp10/exp10f are GNU extensions of <math.h>; declare them where the C library
 // does not.
 #if !defined(__USE_GNU)
@@ -939,51 +836,19 @@ __CUEMU_DF__ float saturatef(float x) noexcept { return __saturatef(x); }
 // ---------------------------------------------------------------------------------------------
 // Math API additions (issue 4, fp16 work): names of the CUDA Math API that were still missing.
 // ---------------------------------------------------------------------------------------------
-// fmaf with IEEE semantics in each rounding direction (the same as __fmaf_r? here: no ftz).
-__CUEMU_DF__ float __fmaf_ieee_rz(float a, float b, float c) noexcept { return __fmaf_rz(a, b, c); }
-__CUEMU_DF__ float __fmaf_ieee_ru(float a, float b, float c) noexcept { return __fmaf_ru(a, b, c); }
-__CUEMU_DF__ float __fmaf_ieee_rd(float a, float b, float c) noexcept { return __fmaf_rd(a, b, c); }
+// fmaf with IEEE semantics in each rounding direction (never flushed to zero).
+__CUEMU_DF__ float __fmaf_ieee_rn(float a, float b, float c) noexcept { return __nv_fmaf_ieee_rn(a, b, c); }
+__CUEMU_DF__ float __fmaf_ieee_rz(float a, float b, float c) noexcept { return __nv_fmaf_ieee_rz(a, b, c); }
+__CUEMU_DF__ float __fmaf_ieee_ru(float a, float b, float c) noexcept { return __nv_fmaf_ieee_ru(a, b, c); }
+__CUEMU_DF__ float __fmaf_ieee_rd(float a, float b, float c) noexcept { return __nv_fmaf_ieee_rd(a, b, c); }
 // Classification helpers of CUDA's math_functions.h for double.
 __CUEMU_DF__ int __isnand(double x) noexcept { return x != x; }
 __CUEMU_DF__ int __isinfd(double x) noexcept { return std::isinf(x) ? 1 : 0; }
 __CUEMU_DF__ int __signbitd(double x) noexcept { return std::signbit(x) ? 1 : 0; }
-// Regular modified cylindrical Bessel functions of orders 0 and 1 (power series, summed in long
-// double; for large |x| the asymptotic expansion).
-namespace cuemu::detail {
-inline long double bessel_i(int order, long double x) noexcept {
-  const long double ax = std::fabs(x);
-  if (ax != ax) return ax;
-  if (ax > 700.0L) {  // asymptotic: e^x / sqrt(2 pi x) * (1 - (4n^2 - 1) / (8x) ...)
-    const long double mu = 4.0L * order * order;
-    long double term = 1.0L, sum = 1.0L;
-    for (int k = 1; k < 12; ++k) {
-      term *= -(mu - (2.0L * k - 1) * (2.0L * k - 1)) / (k * 8.0L * ax);
-      sum += term;
-    }
-    const long double r = std::exp(ax) / std::sqrt(2.0L * 3.14159265358979323846264338327950288L * ax) * sum;
-    return order == 1 && x < 0 ? -r : r;
-  }
-  const long double q = x * x / 4.0L;
-  long double term = order == 0 ? 1.0L : x / 2.0L, sum = term;
-  for (int k = 1; k < 1000; ++k) {
-    term *= q / (static_cast<long double>(k) * (k + order));
-    sum += term;
-    if (term <= sum * 1e-21L && term >= -sum * 1e-21L) break;
-  }
-  return sum;
-}
-}  // namespace cuemu::detail
-__CUEMU_DF__ double cyl_bessel_i0(double x) noexcept {
-  return static_cast<double>(::cuemu::detail::bessel_i(0, x));
-}
-__CUEMU_DF__ double cyl_bessel_i1(double x) noexcept {
-  return static_cast<double>(::cuemu::detail::bessel_i(1, x));
-}
-__CUEMU_DF__ float cyl_bessel_i0f(float x) noexcept {
-  return static_cast<float>(::cuemu::detail::bessel_i(0, x));
-}
-__CUEMU_DF__ float cyl_bessel_i1f(float x) noexcept {
-  return static_cast<float>(::cuemu::detail::bessel_i(1, x));
-}
+// Regular modified cylindrical Bessel functions of orders 0 and 1.
+__CUEMU_DF__ double cyl_bessel_i0(double x) noexcept { return __nv_cyl_bessel_i0(x); }
+__CUEMU_DF__ double cyl_bessel_i1(double x) noexcept { return __nv_cyl_bessel_i1(x); }
+__CUEMU_DF__ float cyl_bessel_i0f(float x) noexcept { return __nv_cyl_bessel_i0f(x); }
+__CUEMU_DF__ float cyl_bessel_i1f(float x) noexcept { return __nv_cyl_bessel_i1f(x); }
 
 #undef __CUEMU_DF__

@@ -398,6 +398,19 @@ int preprocess_only(const options& o, const paths& p, variant v, const std::stri
   return 0;
 }
 
+// Math functions device code takes from libdevice (cuemu/libdevice.h) that g++ must call as
+// written. fmax and fmin: g++ would expand them inline with x86's rule for two NaNs (the second;
+// the GPU keeps the first). pow and powf: g++ replaces pow(x, 1.0) by x and pow(x, 2.0) by x * x,
+// which libdevice's pow does not (pow(3.0, 1.0) is 2.9999999999999996 on an H200). The other
+// functions stay builtins, so a call on constants is folded as nvcc folds it (sinf(1.0f) in a
+// kernel is the correctly rounded constant on an H200, not what libdevice computes at run time).
+const std::vector<std::string>& libdevice_builtin_flags() {
+  static const std::vector<std::string> flags{"-fno-builtin-fmax", "-fno-builtin-fmin",
+                                              "-fno-builtin-fmaxf", "-fno-builtin-fminf",
+                                              "-fno-builtin-pow", "-fno-builtin-powf"};
+  return flags;
+}
+
 int compile_translated(const options& o, const paths& p, variant v, const std::string& in,
                        const std::string& out) {
   // -fpermissive: nvcc's front end accepts what g++ makes a "permerror", e.g. CUB's
@@ -411,6 +424,7 @@ int compile_translated(const options& o, const paths& p, variant v, const std::s
   std::vector<std::string> cmd{compiler(p, v), "-c", "-x", "c++-cpp-output", "-fpermissive", "-fno-strict-aliasing",
                                "-fstack-reuse=named_vars"};
   for (const auto& f : base_flags(o, v)) cmd.push_back(f);
+  for (const auto& f : libdevice_builtin_flags()) cmd.push_back(f);
   cmd.insert(cmd.end(), {in, "-o", out});
   return run_process(cmd, {}, o.verbose) == 0 ? 0 : 2;
 }

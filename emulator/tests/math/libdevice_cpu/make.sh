@@ -1,36 +1,32 @@
 #!/bin/sh
-# Builds libdevice for x86-64 (the prototype of issue 14; see README.md) and ld_probe, which
-# evaluates math_probe's functions through it.
+# Builds ld_probe, which evaluates math_probe's functions through libdevice for the CPU directly
+# (without the emulator), for experiments with the build of libdevice itself: the -ftz=true
+# reflection, or contraction of libdevice's plain mul+add pairs. See README.md.
 #
-#   emulator/tests/math/libdevice_cpu/make.sh [OUT_DIR]     (default: build/libdevice_cpu)
+#   emulator/tests/math/libdevice_cpu/make.sh BUILD_DIR [OUT_DIR]   (default OUT_DIR: BUILD_DIR/libdevice_cpu)
 #
-# Needs clang-14, llvm-dis-14, llvm-link-14 (Debian: clang-14 llvm-14) or set LLVM_SUFFIX=-16
-# etc., g++, python3, and NVIDIA's libdevice: LIBDEVICE=path/libdevice.10.bc, default the
-# toolkit's /usr/local/cuda/nvvm/libdevice/libdevice.10.bc (pip: nvidia-cuda-nvcc-cu12 /
-# nvidia-cuda-nvcc carries it under nvidia/cuda_nvcc/nvvm/libdevice/). Nothing derived from
-# libdevice is kept in the repository: everything lands in OUT_DIR.
+# BUILD_DIR: a build of the emulator (its runtime library defines the C library forms that the
+# object calls). Needs what the emulator's build needs (clang-14, llvm-14) and NVIDIA's libdevice:
+# LIBDEVICE=path/libdevice.10.bc, default the one that BUILD_DIR was configured with.
 #   FTZ=1: the -ftz=true build (__CUDA_FTZ reflects 1).
-#   CONTRACT=1: leave libdevice's plain fmul/fadd/fsub to the host compiler (-ffp-contract=fast
-#               -mfma), for the experiment of whether NVVM contracts them.
+#   CONTRACT=1: leave libdevice's plain fmul/fadd/fsub to clang's contraction (-mfma).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-out=${1:-build/libdevice_cpu}
-sfx=${LLVM_SUFFIX:--14}
-libdevice=${LIBDEVICE:-/usr/local/cuda/nvvm/libdevice/libdevice.10.bc}
+src=$here/../../../src/libdevice
+build=${1:?usage: make.sh BUILD_DIR [OUT_DIR]}
+out=${2:-$build/libdevice_cpu}
+libdevice=${LIBDEVICE:-$(sed -n 's/^CUEMU_LIBDEVICE:FILEPATH=//p' "$build/CMakeCache.txt")}
 mkdir -p "$out"
 flags=""
 [ "${FTZ:-0}" = 1 ] && flags="$flags --ftz"
-cflags="-ffp-contract=off"
-if [ "${CONTRACT:-0}" = 1 ]; then flags="$flags --contract"; cflags="-ffp-contract=fast -mfma"; fi
-
-"llvm-dis$sfx" "$libdevice" -o "$out/libdevice.ll"
-python3 "$here/rewrite.py" "$out/libdevice.ll" "$out/libdevice_x86.ll" $flags
-"clang$sfx" -O2 -frounding-math -ffp-contract=off -c -emit-llvm "$here/shim.c" -o "$out/shim.bc"
-"llvm-link$sfx" "$out/libdevice_x86.ll" "$out/shim.bc" "$here/shim_asm.ll" -o "$out/linked.bc"
-"clang$sfx" -O2 $cflags -c "$out/linked.bc" -o "$out/libdevice_x86.o"
-g++ -O1 -std=c++17 -I"$here" "$here/ld_probe.cpp" "$out/libdevice_x86.o" -lm -o "$out/ld_probe"
-g++ -O1 -std=c++17 "$here/ld_check.cpp" "$out/libdevice_x86.o" -lm -o "$out/ld_check"
-echo "built $out/libdevice_x86.o, $out/ld_probe and $out/ld_check"
-"opt$sfx" -O1 "$out/libdevice_x86.ll" -S -o "$out/libdevice_x86_o1.ll"
+[ "${CONTRACT:-0}" = 1 ] && flags="$flags --contract"
+python3 "$src/build.py" --libdevice "$libdevice" --clang clang-14 --llvm-dis llvm-dis-14 \
+  --llvm-link llvm-link-14 --objcopy objcopy --nm nm --out "$out/libdevice_x86.o" $flags
+g++ -O1 -std=c++17 -I"$here" "$here/ld_probe.cpp" "$out/libdevice_x86.o" \
+  "$build/lib/libcuemu_runtime.a" -lboost_context -pthread -ldl -o "$out/ld_probe"
+echo "built $out/ld_probe"
+llvm-dis-14 "$libdevice" -o "$out/libdevice.ll"
+python3 "$src/rewrite.py" "$out/libdevice.ll" "$out/libdevice_x86.ll" $flags
+opt-14 -O1 "$out/libdevice_x86.ll" -S -o "$out/libdevice_x86_o1.ll"
 python3 "$here/intrinsics.py" "$out/libdevice_x86_o1.ll" > "$out/intrinsics.txt"
 echo "wrote $out/intrinsics.txt"

@@ -26,60 +26,117 @@ static inline double bitsd(u64 u) { double d; memcpy(&d, &u, 8); return d; }
 
 // The GPU's NaN results: single precision gives the canonical 0x7fffffff whatever the inputs
 // (payloads are not propagated).
-#ifndef CUEMU_NAN_D
-#define CUEMU_NAN_D 0x7fffffffffffffffull  // double: canonical too (to be confirmed on the H200)
-#endif
+// Double precision keeps x86's rules, as the H200 record shows: an input NaN's payload is kept
+// (quieted), and an invalid operation gives 0xfff8000000000000.
 static inline float canon_f(float r) { return r != r ? bitsf(0x7fffffffu) : r; }
-static inline double canon_d(double r) { return r != r ? bitsd(CUEMU_NAN_D) : r; }
+static inline double canon_d(double r) { return r; }
+static inline double quiet_d(double a) { return bitsd(dbits(a) | 0x0008000000000000ull); }
+// A double operation with NaN operands gives the first NaN operand, quieted (the H200 record:
+// __dadd_rn, atan2, pow); the host compiler may have swapped a commutative operation's operands.
+static inline double nan2_d(double a, double b, double r) {
+  if (r == r) return r;
+  if (a != a) return quiet_d(a);
+  if (b != b) return quiet_d(b);
+  return r;
+}
+static inline double nan3_d(double a, double b, double c, double r) {
+  return r == r ? r : c != c && a == a && b == b ? quiet_d(c) : nan2_d(a, b, r);
+}
 static inline float ftz(float x) {
   return (fbits(x) & 0x7f800000u) == 0 ? bitsf(fbits(x) & 0x80000000u) : x;
 }
+
+// fma, rint, floor, ceil and trunc in one instruction where the CPU has them (FMA, SSE4.1), else
+// the C library's (exact either way). Chosen once at start-up; before that, the C library's.
+static int has_fma, has_sse41;
+__attribute__((constructor)) static void detect_cpu(void) {
+  __builtin_cpu_init();
+  has_fma = __builtin_cpu_supports("fma");
+  has_sse41 = __builtin_cpu_supports("sse4.1");
+}
+#define HW(T, NAME, TARGET, BUILTIN, ARGS, PARAMS)                                              \
+  __attribute__((target(TARGET))) static T NAME##_hw PARAMS { return BUILTIN ARGS; }
+HW(float, fmaf, "fma", __builtin_fmaf, (a, b, c), (float a, float b, float c))
+HW(double, fma, "fma", __builtin_fma, (a, b, c), (double a, double b, double c))
+HW(float, rintf, "sse4.1", __builtin_rintf, (a), (float a))
+HW(double, rint, "sse4.1", __builtin_rint, (a), (double a))
+HW(float, floorf, "sse4.1", __builtin_floorf, (a), (float a))
+HW(double, floor, "sse4.1", __builtin_floor, (a), (double a))
+HW(float, ceilf, "sse4.1", __builtin_ceilf, (a), (float a))
+HW(double, ceil, "sse4.1", __builtin_ceil, (a), (double a))
+HW(float, truncf, "sse4.1", __builtin_truncf, (a), (float a))
+HW(double, trunc, "sse4.1", __builtin_trunc, (a), (double a))
+static inline float fma_f(float a, float b, float c) { return has_fma ? fmaf_hw(a, b, c) : fmaf(a, b, c); }
+static inline double fma_d(double a, double b, double c) { return has_fma ? fma_hw(a, b, c) : fma(a, b, c); }
+static inline float rint_f(float a) { return has_sse41 ? rintf_hw(a) : rintf(a); }
+static inline double rint_d(double a) { return has_sse41 ? rint_hw(a) : rint(a); }
+static inline float floor_f(float a) { return has_sse41 ? floorf_hw(a) : floorf(a); }
+static inline double floor_d(double a) { return has_sse41 ? floor_hw(a) : floor(a); }
+static inline float ceil_f(float a) { return has_sse41 ? ceilf_hw(a) : ceilf(a); }
+static inline double ceil_d(double a) { return has_sse41 ? ceil_hw(a) : ceil(a); }
+static inline float trunc_f(float a) { return has_sse41 ? truncf_hw(a) : truncf(a); }
+static inline double trunc_d(double a) { return has_sse41 ? trunc_hw(a) : trunc(a); }
+
+// EXPR of type T computed in rounding direction MODE. Device code runs in round to nearest, so
+// that direction needs no switch of the floating-point environment (which costs tens of cycles).
+#define ROUNDED(MODE, T, EXPR)                                                                 \
+  __extension__({                                                                               \
+    T r_;                                                                                       \
+    if ((MODE) == FE_TONEAREST) {                                                               \
+      r_ = (EXPR);                                                                              \
+    } else {                                                                                    \
+      fesetround(MODE);                                                                         \
+      volatile T v_ = (EXPR);                                                                   \
+      fesetround(FE_TONEAREST);                                                                 \
+      r_ = v_;                                                                                  \
+    }                                                                                           \
+    r_;                                                                                         \
+  })
 
 #define MODES(X) X(rn, FE_TONEAREST) X(rz, FE_TOWARDZERO) X(rm, FE_DOWNWARD) X(rp, FE_UPWARD)
 
 // ---- float arithmetic in a rounding direction, with and without ftz ----
 #define FOPS(M, MODE)                                                                          \
   float __nvvm_fma_##M##_f(float a, float b, float c) {                                        \
-    fesetround(MODE); volatile float r = fmaf(a, b, c); fesetround(FE_TONEAREST);              \
+    float r = ROUNDED(MODE, float, fma_f(a, b, c));              \
     return canon_f(r);                                                                          \
   }                                                                                             \
   float __nvvm_fma_##M##_ftz_f(float a, float b, float c) {                                    \
     return ftz(__nvvm_fma_##M##_f(ftz(a), ftz(b), ftz(c)));                                    \
   }                                                                                             \
   float __nvvm_add_##M##_f(float a, float b) {                                                 \
-    fesetround(MODE); volatile float r = a + b; fesetround(FE_TONEAREST); return canon_f(r);   \
+    float r = ROUNDED(MODE, float, a + b); return canon_f(r);   \
   }                                                                                             \
   float __nvvm_add_##M##_ftz_f(float a, float b) { return ftz(__nvvm_add_##M##_f(ftz(a), ftz(b))); } \
   float __nvvm_mul_##M##_f(float a, float b) {                                                 \
-    fesetround(MODE); volatile float r = a * b; fesetround(FE_TONEAREST); return canon_f(r);   \
+    float r = ROUNDED(MODE, float, a * b); return canon_f(r);   \
   }                                                                                             \
   float __nvvm_mul_##M##_ftz_f(float a, float b) { return ftz(__nvvm_mul_##M##_f(ftz(a), ftz(b))); } \
   float __nvvm_div_##M##_f(float a, float b) {                                                 \
-    fesetround(MODE); volatile float r = a / b; fesetround(FE_TONEAREST); return canon_f(r);   \
+    float r = ROUNDED(MODE, float, a / b); return canon_f(r);   \
   }                                                                                             \
   float __nvvm_div_##M##_ftz_f(float a, float b) { return ftz(__nvvm_div_##M##_f(ftz(a), ftz(b))); } \
   float __nvvm_rcp_##M##_f(float a) { return __nvvm_div_##M##_f(1.0f, a); }                    \
   float __nvvm_rcp_##M##_ftz_f(float a) { return __nvvm_div_##M##_ftz_f(1.0f, a); }            \
   float __nvvm_sqrt_##M##_f(float a) {                                                         \
-    fesetround(MODE); volatile float r = sqrtf(a); fesetround(FE_TONEAREST); return canon_f(r); \
+    float r = ROUNDED(MODE, float, sqrtf(a)); return canon_f(r); \
   }                                                                                             \
   float __nvvm_sqrt_##M##_ftz_f(float a) { return ftz(__nvvm_sqrt_##M##_f(ftz(a))); }          \
   double __nvvm_fma_##M##_d(double a, double b, double c) {                                    \
-    fesetround(MODE); volatile double r = fma(a, b, c); fesetround(FE_TONEAREST);              \
-    return canon_d(r);                                                                          \
+    double r = ROUNDED(MODE, double, fma_d(a, b, c)); return nan3_d(a, b, c, r);              \
   }                                                                                             \
   double __nvvm_add_##M##_d(double a, double b) {                                              \
-    fesetround(MODE); volatile double r = a + b; fesetround(FE_TONEAREST); return canon_d(r);  \
+    double r = ROUNDED(MODE, double, a + b); return nan2_d(a, b, r);  \
   }                                                                                             \
   double __nvvm_mul_##M##_d(double a, double b) {                                              \
-    fesetround(MODE); volatile double r = a * b; fesetround(FE_TONEAREST); return canon_d(r);  \
+    double r = ROUNDED(MODE, double, a * b); return nan2_d(a, b, r);  \
   }                                                                                             \
   double __nvvm_div_##M##_d(double a, double b) {                                              \
-    fesetround(MODE); volatile double r = a / b; fesetround(FE_TONEAREST); return canon_d(r);  \
+    double r = ROUNDED(MODE, double, a / b); return nan2_d(a, b, r);  \
   }                                                                                             \
   double __nvvm_rcp_##M##_d(double a) { return __nvvm_div_##M##_d(1.0, a); }                   \
   double __nvvm_sqrt_##M##_d(double a) {                                                       \
-    fesetround(MODE); volatile double r = sqrt(a); fesetround(FE_TONEAREST); return canon_d(r); \
+    double r = ROUNDED(MODE, double, sqrt(a)); return canon_d(r); \
   }
 MODES(FOPS)
 
@@ -88,30 +145,32 @@ float __cuemu_fadd_f(float a, float b) { return canon_f(a + b); }
 float __cuemu_fsub_f(float a, float b) { return canon_f(a - b); }
 float __cuemu_fmul_f(float a, float b) { return canon_f(a * b); }
 float __cuemu_fdiv_f(float a, float b) { return canon_f(a / b); }
-double __cuemu_fadd_d(double a, double b) { return canon_d(a + b); }
-double __cuemu_fsub_d(double a, double b) { return canon_d(a - b); }
-double __cuemu_fmul_d(double a, double b) { return canon_d(a * b); }
-double __cuemu_fdiv_d(double a, double b) { return canon_d(a / b); }
+double __cuemu_fadd_d(double a, double b) { return nan2_d(a, b, a + b); }
+double __cuemu_fsub_d(double a, double b) { return nan2_d(a, b, a - b); }
+double __cuemu_fmul_d(double a, double b) { return nan2_d(a, b, a * b); }
+double __cuemu_fdiv_d(double a, double b) { return nan2_d(a, b, a / b); }
 
 // ---- conversions ----
-// Float to integer: rounded in the direction, saturated, NaN gives 0 (cvt.*i).
-#define F2I(NAME, T, LO, HI, ARG, ROUND)                                                       \
+// Float to integer: rounded in the direction, saturated (cvt.*i). A NaN gives 0 from a float to
+// a 32-bit integer and the sign bit alone (0x80000000, 0x8000000000000000) from a float to a
+// 64-bit integer or from a double to any, signed or not, as the H200 record shows.
+#define F2I(NAME, T, LO, HI, ARG, ROUND, NAN_RESULT)                                           \
   T NAME(ARG x) {                                                                               \
-    if (x != x) return 0;                                                                       \
+    if (x != x) return (T)(NAN_RESULT);                                                         \
     ARG r = ROUND(x);                                                                           \
     if (r <= (ARG)(LO)) return (T)(LO);                                                         \
     if (r >= (ARG)(HI)) return (T)(HI);                                                         \
     return (T)r;                                                                                \
   }
 #define F2I_ALL(SUF, R)                                                                        \
-  F2I(__nvvm_f2i_##SUF, int32_t, INT32_MIN, INT32_MAX, float, R##f)                             \
-  F2I(__nvvm_f2ui_##SUF, uint32_t, 0, UINT32_MAX, float, R##f)                                  \
-  F2I(__nvvm_f2ll_##SUF, int64_t, INT64_MIN, INT64_MAX, float, R##f)                            \
-  F2I(__nvvm_f2ull_##SUF, uint64_t, 0, UINT64_MAX, float, R##f)                                 \
-  F2I(__nvvm_d2i_##SUF, int32_t, INT32_MIN, INT32_MAX, double, R)                               \
-  F2I(__nvvm_d2ui_##SUF, uint32_t, 0, UINT32_MAX, double, R)                                    \
-  F2I(__nvvm_d2ll_##SUF, int64_t, INT64_MIN, INT64_MAX, double, R)                              \
-  F2I(__nvvm_d2ull_##SUF, uint64_t, 0, UINT64_MAX, double, R)                                   \
+  F2I(__nvvm_f2i_##SUF, int32_t, INT32_MIN, INT32_MAX, float, R##_f, 0)                         \
+  F2I(__nvvm_f2ui_##SUF, uint32_t, 0, UINT32_MAX, float, R##_f, 0)                              \
+  F2I(__nvvm_f2ll_##SUF, int64_t, INT64_MIN, INT64_MAX, float, R##_f, 1ull << 63)               \
+  F2I(__nvvm_f2ull_##SUF, uint64_t, 0, UINT64_MAX, float, R##_f, 1ull << 63)                    \
+  F2I(__nvvm_d2i_##SUF, int32_t, INT32_MIN, INT32_MAX, double, R##_d, 1u << 31)                 \
+  F2I(__nvvm_d2ui_##SUF, uint32_t, 0, UINT32_MAX, double, R##_d, 1u << 31)                      \
+  F2I(__nvvm_d2ll_##SUF, int64_t, INT64_MIN, INT64_MAX, double, R##_d, 1ull << 63)              \
+  F2I(__nvvm_d2ull_##SUF, uint64_t, 0, UINT64_MAX, double, R##_d, 1ull << 63)                   \
   int32_t __nvvm_f2i_##SUF##_ftz(float x) { return __nvvm_f2i_##SUF(ftz(x)); }                \
   uint32_t __nvvm_f2ui_##SUF##_ftz(float x) { return __nvvm_f2ui_##SUF(ftz(x)); }             \
   int64_t __nvvm_f2ll_##SUF##_ftz(float x) { return __nvvm_f2ll_##SUF(ftz(x)); }              \
@@ -132,13 +191,13 @@ float __cuemu_fptrunc_d_float(double x) { return canon_f((float)x); }
 
 // Integer to float in a direction.
 #define I2F(M, MODE)                                                                           \
-  float __nvvm_i2f_##M(int32_t x) { fesetround(MODE); volatile float r = (float)x; fesetround(FE_TONEAREST); return r; } \
-  float __nvvm_ui2f_##M(uint32_t x) { fesetround(MODE); volatile float r = (float)x; fesetround(FE_TONEAREST); return r; } \
-  float __nvvm_ll2f_##M(int64_t x) { fesetround(MODE); volatile float r = (float)x; fesetround(FE_TONEAREST); return r; } \
-  float __nvvm_ull2f_##M(uint64_t x) { fesetround(MODE); volatile float r = (float)x; fesetround(FE_TONEAREST); return r; } \
-  double __nvvm_ll2d_##M(int64_t x) { fesetround(MODE); volatile double r = (double)x; fesetround(FE_TONEAREST); return r; } \
-  double __nvvm_ull2d_##M(uint64_t x) { fesetround(MODE); volatile double r = (double)x; fesetround(FE_TONEAREST); return r; } \
-  float __nvvm_d2f_##M(double x) { fesetround(MODE); volatile float r = (float)x; fesetround(FE_TONEAREST); return canon_f(r); } \
+  float __nvvm_i2f_##M(int32_t x) { float r = ROUNDED(MODE, float, (float)x); return r; } \
+  float __nvvm_ui2f_##M(uint32_t x) { float r = ROUNDED(MODE, float, (float)x); return r; } \
+  float __nvvm_ll2f_##M(int64_t x) { float r = ROUNDED(MODE, float, (float)x); return r; } \
+  float __nvvm_ull2f_##M(uint64_t x) { float r = ROUNDED(MODE, float, (float)x); return r; } \
+  double __nvvm_ll2d_##M(int64_t x) { double r = ROUNDED(MODE, double, (double)x); return r; } \
+  double __nvvm_ull2d_##M(uint64_t x) { double r = ROUNDED(MODE, double, (double)x); return r; } \
+  float __nvvm_d2f_##M(double x) { float r = ROUNDED(MODE, float, (float)x); return canon_f(r); } \
   float __nvvm_d2f_##M##_ftz(double x) { return ftz(__nvvm_d2f_##M(x)); }
 MODES(I2F)
 double __nvvm_i2d_rn(int32_t x) { return (double)x; }
@@ -162,19 +221,21 @@ uint16_t __nvvm_f2h_rn(float f) { return f2h(f); }
 uint16_t __nvvm_f2h_rn_ftz(float f) { return f2h(ftz(f)); }
 
 // ---- exact helpers ----
-float __nvvm_fabs_f(float x) { return fabsf(x); }
-float __nvvm_fabs_ftz_f(float x) { return fabsf(ftz(x)); }
-double __nvvm_fabs_d(double x) { return fabs(x); }
-float __nvvm_floor_f(float x) { return floorf(x); }
-float __nvvm_floor_ftz_f(float x) { return floorf(ftz(x)); }
-double __nvvm_floor_d(double x) { return floor(x); }
-float __nvvm_ceil_f(float x) { return ceilf(x); }
-float __nvvm_ceil_ftz_f(float x) { return ceilf(ftz(x)); }
-double __nvvm_ceil_d(double x) { return ceil(x); }
-float __nvvm_trunc_f(float x) { return truncf(x); }
-double __nvvm_trunc_d(double x) { return trunc(x); }
-float __nvvm_round_f(float x) { return rintf(x); }   // cvt.rni: to nearest even
-double __nvvm_round_d(double x) { return rint(x); }
+// abs is arithmetic on the GPU: a float NaN gives the canonical NaN, a double NaN itself, quieted
+// and with its sign (the H200 record: fabsf, fabs).
+float __nvvm_fabs_f(float x) { return canon_f(fabsf(x)); }
+float __nvvm_fabs_ftz_f(float x) { return canon_f(fabsf(ftz(x))); }
+double __nvvm_fabs_d(double x) { return x != x ? quiet_d(x) : fabs(x); }
+float __nvvm_floor_f(float x) { return floor_f(x); }
+float __nvvm_floor_ftz_f(float x) { return floor_f(ftz(x)); }
+double __nvvm_floor_d(double x) { return floor_d(x); }
+float __nvvm_ceil_f(float x) { return ceil_f(x); }
+float __nvvm_ceil_ftz_f(float x) { return ceil_f(ftz(x)); }
+double __nvvm_ceil_d(double x) { return ceil_d(x); }
+float __nvvm_trunc_f(float x) { return trunc_f(x); }
+double __nvvm_trunc_d(double x) { return trunc_d(x); }
+float __nvvm_round_f(float x) { return rint_f(x); }   // cvt.rni: to nearest even
+double __nvvm_round_d(double x) { return rint_d(x); }
 float __nvvm_saturate_f(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
 float __nvvm_saturate_ftz_f(float x) { return __nvvm_saturate_f(ftz(x)); }
 // min/max: a NaN operand gives the other one, two NaNs the canonical NaN, -0 < +0.
@@ -195,13 +256,13 @@ float __nvvm_fmin_ftz_f(float a, float b) { return fmin_gpu(ftz(a), ftz(b)); }
 float __nvvm_fmax_f(float a, float b) { return fmax_gpu(a, b); }
 float __nvvm_fmax_ftz_f(float a, float b) { return fmax_gpu(ftz(a), ftz(b)); }
 double __nvvm_fmin_d(double a, double b) {
-  if (a != a) return b != b ? bitsd(CUEMU_NAN_D) : b;
+  if (a != a) return b != b ? quiet_d(a) : b;
   if (b != b) return a;
   if (a == b) return (dbits(a) >> 63) ? a : b;
   return a < b ? a : b;
 }
 double __nvvm_fmax_d(double a, double b) {
-  if (a != a) return b != b ? bitsd(CUEMU_NAN_D) : b;
+  if (a != a) return b != b ? quiet_d(a) : b;
   if (b != b) return a;
   if (a == b) return (dbits(a) >> 63) ? b : a;
   return a > b ? a : b;
@@ -251,11 +312,11 @@ double __nvvm_rcp_approx_ftz_d(double x) {
 // ---- libdevice's inline PTX (rewrite.py maps each asm string to one of these) ----
 #define ASM_SUB(M, MODE)                                                                        \
   float __asm_sub_##M##_f32(float a, float b) {                                                \
-    fesetround(MODE); volatile float r = a - b; fesetround(FE_TONEAREST); return canon_f(r);   \
+    float r = ROUNDED(MODE, float, a - b); return canon_f(r);   \
   }                                                                                             \
   float __asm_sub_##M##_ftz_f32(float a, float b) { return ftz(__asm_sub_##M##_f32(ftz(a), ftz(b))); } \
   double __asm_sub_##M##_f64(double a, double b) {                                             \
-    fesetround(MODE); volatile double r = a - b; fesetround(FE_TONEAREST); return canon_d(r);  \
+    double r = ROUNDED(MODE, double, a - b); return nan2_d(a, b, r);  \
   }
 MODES(ASM_SUB)
 // bfind.shiftamt.u32: the left shift that brings the highest set bit to bit 31; 0xffffffff for 0.

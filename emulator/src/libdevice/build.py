@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Builds NVIDIA's libdevice (the CUDA math library as nvcc links it into device code) for the
+CPU: one x86-64 object defining the __nv_* functions with the GPU's algorithms.
+
+  build.py --libdevice libdevice.10.bc --clang CLANG --llvm-dis LLVM_DIS --llvm-link LLVM_LINK
+           --objcopy OBJCOPY --nm NM --out OBJ [--ftz] [--contract]
+
+--ftz: the -ftz=true build (__CUDA_FTZ reflects 1). --contract: leave libdevice's plain
+fmul/fadd/fsub to clang's contraction (-ffp-contract=fast -mfma), an experiment only.
+
+Steps: llvm-dis; rewrite.py (x86-64 target, NVVM intrinsics and libdevice's inline PTX as calls
+of shim functions, __nvvm_reflect folded); shim.c to bitcode; llvm-link with shim_asm.ll; clang
+-O2 -fPIC without contraction. The object may then call the C library's math functions (clang
+lowers llvm.floor, llvm.fma, ... to floorf, fmaf, ... on a CPU without SSE4.1/FMA). The runtime
+defines those same names to send device code here (runtime/math_library.cpp), so every
+undefined symbol but fesetround and libgcc's (__*) is renamed __cuemu_host_NAME, which the runtime defines as the C
+library's own NAME. Nothing derived from libdevice is kept outside the build directory.
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+
+
+def run(cmd):
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        sys.exit(f"libdevice build: {' '.join(cmd)} failed:\n{r.stdout}")
+    return r.stdout
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--libdevice", required=True)
+    ap.add_argument("--clang", required=True)
+    ap.add_argument("--llvm-dis", required=True)
+    ap.add_argument("--llvm-link", required=True)
+    ap.add_argument("--objcopy", required=True)
+    ap.add_argument("--nm", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--ftz", action="store_true")
+    ap.add_argument("--contract", action="store_true")
+    a = ap.parse_args()
+    if not os.path.isfile(a.libdevice):
+        sys.exit(f"libdevice build: no libdevice at {a.libdevice}")
+    work = a.out + ".d"
+    os.makedirs(work, exist_ok=True)
+    ll, x86, shim, linked, raw = (os.path.join(work, n) for n in
+                                  ("libdevice.ll", "libdevice_x86.ll", "shim.bc", "linked.bc", "raw.o"))
+    run([a.llvm_dis, a.libdevice, "-o", ll])
+    run([sys.executable, os.path.join(here, "rewrite.py"), ll, x86] + (["--ftz"] if a.ftz else []) +
+        (["--contract"] if a.contract else []))
+    run([a.clang, "-O2", "-fPIC", "-frounding-math", "-ffp-contract=off", "-c", "-emit-llvm",
+         os.path.join(here, "shim.c"), "-o", shim])
+    run([a.llvm_link, x86, shim, os.path.join(here, "shim_asm.ll"), "-o", linked])
+    contract = ["-ffp-contract=fast", "-mfma"] if a.contract else ["-ffp-contract=off"]
+    run([a.clang, "-O2", "-fPIC"] + contract + ["-c", linked, "-o", raw])
+    undefined = [l.split()[-1] for l in run([a.nm, "-u", raw]).splitlines() if l.strip()]
+    renames = os.path.join(work, "renames.txt")
+    with open(renames, "w") as f:
+        for name in undefined:
+            # libgcc's __cpu_model and __cpu_indicator_init (the shim's CPU check) stay.
+            if name != "fesetround" and not name.startswith("__"):
+                f.write(f"{name} __cuemu_host_{name}\n")
+    run([a.objcopy, f"--redefine-syms={renames}", raw, a.out])
+    for n in (ll, x86, linked):
+        os.remove(n)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,181 @@
+// The C library's math functions, as CUDA gives them to device code: a call from a CUDA thread
+// runs NVIDIA's libdevice algorithm (compiled for the CPU at build time, cuemu/libdevice.h), a
+// call from host code runs the C library's own function, as nvcc's host compiler would.
+//
+// An emulated program is linked with this runtime before the C library, so its calls of sinf,
+// pow, ... (from kernels, __device__ and __host__ __device__ functions, CCCL, the program's own
+// host code) reach the definitions here; the driver compiles CUDA sources with -fno-builtin for
+// these names, so that g++ does not fold a call on constants with its own (correctly rounded)
+// arithmetic. The C library's function is found once by name in libm itself.
+//
+// libdevice's object calls a few C library functions too (floorf, fmaf, ... where a CPU without
+// SSE4.1 or FMA has no instruction); its build renames them __cuemu_host_NAME, defined here.
+#include <dlfcn.h>
+
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+
+#include <cuemu/launch.h>
+#include <cuemu/libdevice.h>
+
+namespace cuemu::detail {
+namespace {
+
+void* libm() noexcept {
+  static void* handle = [] {
+    void* h = dlopen("libm.so.6", RTLD_LAZY);
+    if (!h) {
+      std::fprintf(stderr, "cuemu: cannot load the C math library (libm.so.6): %s\n", dlerror());
+      std::abort();
+    }
+    return h;
+  }();
+  return handle;
+}
+
+template <class F>
+F host_function(const char* name) noexcept {
+  void* f = dlsym(libm(), name);
+  if (!f) {
+    std::fprintf(stderr, "cuemu: the C math library has no %s\n", name);
+    std::abort();
+  }
+  return reinterpret_cast<F>(f);
+}
+
+// In a CUDA thread: a block is running on this worker thread.
+inline bool in_device_code() noexcept { return t_current_executor != nullptr; }
+
+}  // namespace
+}  // namespace cuemu::detail
+
+#define CUEMU_HOST(n, R, ...)                                                                     \
+  static auto* const host = ::cuemu::detail::host_function<R (*)(__VA_ARGS__)>(#n)
+
+#define CUEMU_DEFINE_F_F(n)                                                                       \
+  extern "C" float n(float x) noexcept {                                                         \
+    if (::cuemu::detail::in_device_code()) return __nv_##n(x);                                   \
+    CUEMU_HOST(n, float, float);                                                                  \
+    return host(x);                                                                               \
+  }                                                                                               \
+  extern "C" float __cuemu_host_##n(float x) noexcept {                                          \
+    CUEMU_HOST(n, float, float);                                                                  \
+    return host(x);                                                                               \
+  }
+#define CUEMU_DEFINE_D_D(n)                                                                       \
+  extern "C" double n(double x) noexcept {                                                       \
+    if (::cuemu::detail::in_device_code()) return __nv_##n(x);                                   \
+    CUEMU_HOST(n, double, double);                                                                \
+    return host(x);                                                                               \
+  }                                                                                               \
+  extern "C" double __cuemu_host_##n(double x) noexcept {                                        \
+    CUEMU_HOST(n, double, double);                                                                \
+    return host(x);                                                                               \
+  }
+#define CUEMU_DEFINE_F_FF(n)                                                                      \
+  extern "C" float n(float x, float y) noexcept {                                                \
+    if (::cuemu::detail::in_device_code()) return __nv_##n(x, y);                                \
+    CUEMU_HOST(n, float, float, float);                                                           \
+    return host(x, y);                                                                            \
+  }
+#define CUEMU_DEFINE_D_DD(n)                                                                      \
+  extern "C" double n(double x, double y) noexcept {                                             \
+    if (::cuemu::detail::in_device_code()) return __nv_##n(x, y);                                \
+    CUEMU_HOST(n, double, double, double);                                                        \
+    return host(x, y);                                                                            \
+  }
+#define CUEMU_DEFINE_F_FFF(n)                                                                     \
+  extern "C" float n(float x, float y, float z) noexcept {                                       \
+    if (::cuemu::detail::in_device_code()) return __nv_##n(x, y, z);                             \
+    CUEMU_HOST(n, float, float, float, float);                                                    \
+    return host(x, y, z);                                                                         \
+  }                                                                                               \
+  extern "C" float __cuemu_host_##n(float x, float y, float z) noexcept {                        \
+    CUEMU_HOST(n, float, float, float, float);                                                    \
+    return host(x, y, z);                                                                         \
+  }
+CUEMU_LIBM_F_F(CUEMU_DEFINE_F_F)
+CUEMU_LIBM_D_D(CUEMU_DEFINE_D_D)
+CUEMU_LIBM_F_FF(CUEMU_DEFINE_F_FF)
+CUEMU_LIBM_D_DD(CUEMU_DEFINE_D_DD)
+CUEMU_LIBM_F_FFF(CUEMU_DEFINE_F_FFF)
+
+// Reached by libdevice's object only: device code keeps the C library's (exact) forms.
+extern "C" double __cuemu_host_sqrt(double x) noexcept {
+  CUEMU_HOST(sqrt, double, double);
+  return host(x);
+}
+extern "C" double __cuemu_host_fma(double x, double y, double z) noexcept {
+  CUEMU_HOST(fma, double, double, double, double);
+  return host(x, y, z);
+}
+
+// One signature each. long is 64 bits here, as on the GPU's Linux hosts: lrint is llrint.
+#define CUEMU_DEFINE_TO_LONG(n, T, R, nv)                                                         \
+  extern "C" R n(T x) noexcept {                                                                 \
+    if (::cuemu::detail::in_device_code()) return static_cast<R>(nv(x));                         \
+    CUEMU_HOST(n, R, T);                                                                          \
+    return host(x);                                                                               \
+  }
+CUEMU_DEFINE_TO_LONG(lrintf, float, long, __nv_llrintf)
+CUEMU_DEFINE_TO_LONG(llrintf, float, long long, __nv_llrintf)
+CUEMU_DEFINE_TO_LONG(lroundf, float, long, __nv_llroundf)
+CUEMU_DEFINE_TO_LONG(llroundf, float, long long, __nv_llroundf)
+CUEMU_DEFINE_TO_LONG(lrint, double, long, __nv_llrint)
+CUEMU_DEFINE_TO_LONG(llrint, double, long long, __nv_llrint)
+CUEMU_DEFINE_TO_LONG(lround, double, long, __nv_llround)
+CUEMU_DEFINE_TO_LONG(llround, double, long long, __nv_llround)
+
+extern "C" void sincosf(float x, float* s, float* c) noexcept {
+  if (::cuemu::detail::in_device_code()) return __nv_sincosf(x, s, c);
+  CUEMU_HOST(sincosf, void, float, float*, float*);
+  host(x, s, c);
+}
+extern "C" void sincos(double x, double* s, double* c) noexcept {
+  if (::cuemu::detail::in_device_code()) return __nv_sincos(x, s, c);
+  CUEMU_HOST(sincos, void, double, double*, double*);
+  host(x, s, c);
+}
+extern "C" float frexpf(float x, int* e) noexcept {
+  if (::cuemu::detail::in_device_code()) return __nv_frexpf(x, e);
+  CUEMU_HOST(frexpf, float, float, int*);
+  return host(x, e);
+}
+extern "C" float remquof(float x, float y, int* q) noexcept {
+  if (::cuemu::detail::in_device_code()) return __nv_remquof(x, y, q);
+  CUEMU_HOST(remquof, float, float, float, int*);
+  return host(x, y, q);
+}
+extern "C" double remquo(double x, double y, int* q) noexcept {
+  if (::cuemu::detail::in_device_code()) return __nv_remquo(x, y, q);
+  CUEMU_HOST(remquo, double, double, double, int*);
+  return host(x, y, q);
+}
+extern "C" float ldexpf(float x, int e) noexcept {
+  if (::cuemu::detail::in_device_code()) return __nv_ldexpf(x, e);
+  CUEMU_HOST(ldexpf, float, float, int);
+  return host(x, e);
+}
+extern "C" float scalbnf(float x, int e) noexcept {
+  if (::cuemu::detail::in_device_code()) return __nv_scalbnf(x, e);
+  CUEMU_HOST(scalbnf, float, float, int);
+  return host(x, e);
+}
+// CUDA clamps the exponent to int's range, then scales.
+extern "C" float scalblnf(float x, long e) noexcept {
+  if (::cuemu::detail::in_device_code())
+    return __nv_scalbnf(x, e > INT_MAX ? INT_MAX : e < INT_MIN ? INT_MIN : static_cast<int>(e));
+  CUEMU_HOST(scalblnf, float, float, long);
+  return host(x, e);
+}
+#define CUEMU_DEFINE_BESSEL_N(n, T)                                                               \
+  extern "C" T n(int order, T x) noexcept {                                                      \
+    if (::cuemu::detail::in_device_code()) return __nv_##n(order, x);                            \
+    CUEMU_HOST(n, T, int, T);                                                                     \
+    return host(order, x);                                                                        \
+  }
+CUEMU_DEFINE_BESSEL_N(jnf, float)
+CUEMU_DEFINE_BESSEL_N(ynf, float)
+CUEMU_DEFINE_BESSEL_N(jn, double)
+CUEMU_DEFINE_BESSEL_N(yn, double)
