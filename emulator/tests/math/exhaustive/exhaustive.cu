@@ -1,0 +1,219 @@
+// Every single-precision unary function of the CUDA Math API on all 2^32 inputs (issue 14): the
+// GPU computes them, and the host of the same machine computes what the emulator computes for
+// them (libdevice built for the CPU, emulator/src/libdevice, called as cuemu's device code calls
+// it), and compares the bits. Runs on a machine with an NVIDIA GPU:
+//
+//   nvcc -O2 -arch=sm_90 -std=c++17 exhaustive.cu LIBDEVICE_X86_O -o exhaustive -lpthread
+//   ./exhaustive [--only NAME,NAME... | --part K/N] > h200.txt
+//
+// LIBDEVICE_X86_O: build/emulator/libdevice/libdevice_x86.o of an emulator build (the object's C
+// library calls, __cuemu_host_*, are defined below as the C library's own).
+//
+// Output, one block per function:
+//   #fn NAME  differing D of 4294967296
+//   diff INPUT GPU CPU          (the first 16 differing inputs, in input order)
+//   hash RANGE H D              (FNV-1a over the GPU's 2^24 results of inputs RANGE<<24 ...,
+//                                and how many of them differ on the host)
+// The hashes let a test without a GPU check a range of the emulator's results against the H200
+// (exhaustive_test.cpp); the counts go into COMPATIBILITY.md.
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+// What the emulator runs for each function (cuemu/device_functions.h, runtime/math_library.cpp):
+// X(name, device expression of x, host expression of x).
+extern "C" {
+#define DECL(n) float __nv_##n(float) noexcept;
+DECL(sinf) DECL(cosf) DECL(tanf) DECL(asinf) DECL(acosf) DECL(atanf) DECL(sinhf) DECL(coshf)
+DECL(tanhf) DECL(asinhf) DECL(acoshf) DECL(atanhf) DECL(expf) DECL(exp2f) DECL(exp10f)
+DECL(expm1f) DECL(logf) DECL(log2f) DECL(log10f) DECL(log1pf) DECL(logbf) DECL(cbrtf) DECL(erff)
+DECL(erfcf) DECL(lgammaf) DECL(tgammaf) DECL(j0f) DECL(j1f) DECL(y0f) DECL(y1f) DECL(rsqrtf)
+DECL(rcbrtf) DECL(erfinvf) DECL(erfcinvf) DECL(erfcxf) DECL(sinpif) DECL(cospif) DECL(normcdff)
+DECL(normcdfinvf) DECL(cyl_bessel_i0f) DECL(cyl_bessel_i1f) DECL(frsqrt_rn) DECL(fsqrt_rz)
+DECL(fsqrt_ru) DECL(fsqrt_rd) DECL(frcp_rz) DECL(frcp_ru) DECL(frcp_rd) DECL(fast_sinf)
+DECL(fast_cosf) DECL(fast_tanf) DECL(fast_tanhf) DECL(fast_expf) DECL(fast_exp10f)
+DECL(fast_logf) DECL(fast_log2f) DECL(fast_log10f) DECL(roundf)
+#undef DECL
+// libdevice's object calls these C library functions (build.py renames them); the emulator's
+// runtime defines them itself.
+#if !defined(__CUEMU__)
+float __cuemu_host_ceilf(float x) { return ceilf(x); }
+float __cuemu_host_cosf(float x) { return cosf(x); }
+float __cuemu_host_exp2f(float x) { return exp2f(x); }
+float __cuemu_host_floorf(float x) { return floorf(x); }
+float __cuemu_host_fmaf(float a, float b, float c) { return fmaf(a, b, c); }
+float __cuemu_host_log2f(float x) { return log2f(x); }
+float __cuemu_host_rintf(float x) { return rintf(x); }
+float __cuemu_host_sinf(float x) { return sinf(x); }
+float __cuemu_host_sqrtf(float x) { return sqrtf(x); }
+float __cuemu_host_tanhf(float x) { return tanhf(x); }
+float __cuemu_host_truncf(float x) { return truncf(x); }
+double __cuemu_host_ceil(double x) { return ceil(x); }
+double __cuemu_host_floor(double x) { return floor(x); }
+double __cuemu_host_fma(double a, double b, double c) { return fma(a, b, c); }
+double __cuemu_host_rint(double x) { return rint(x); }
+double __cuemu_host_sqrt(double x) { return sqrt(x); }
+double __cuemu_host_trunc(double x) { return trunc(x); }
+#endif
+}
+
+#define LD(n) X(n, n(x), __nv_##n(x))
+#define LD2(n, nv) X(n, n(x), __nv_##nv(x))
+#define FUNCTIONS                                                                                \
+  LD(sinf) LD(cosf) LD(tanf) LD(asinf) LD(acosf) LD(atanf) LD(sinhf) LD(coshf) LD(tanhf)        \
+  LD(asinhf) LD(acoshf) LD(atanhf) LD(expf) LD(exp2f) LD(exp10f) LD(expm1f) LD(logf) LD(log2f)  \
+  LD(log10f) LD(log1pf) LD(logbf) LD(cbrtf) LD(erff) LD(erfcf) LD(lgammaf) LD(tgammaf) LD(j0f)  \
+  LD(j1f) LD(y0f) LD(y1f) LD(rsqrtf) LD(rcbrtf) LD(erfinvf) LD(erfcinvf) LD(erfcxf) LD(sinpif)  \
+  LD(cospif) LD(normcdff) LD(normcdfinvf) LD(cyl_bessel_i0f) LD(cyl_bessel_i1f) LD(roundf)      \
+  LD2(__frsqrt_rn, frsqrt_rn) LD2(__fsqrt_rz, fsqrt_rz) LD2(__fsqrt_ru, fsqrt_ru)               \
+  LD2(__fsqrt_rd, fsqrt_rd) LD2(__frcp_rz, frcp_rz) LD2(__frcp_ru, frcp_ru)                     \
+  LD2(__frcp_rd, frcp_rd) LD2(__sinf, fast_sinf) LD2(__cosf, fast_cosf) LD2(__tanf, fast_tanf) \
+  LD2(__tanhf, fast_tanhf) LD2(__expf, fast_expf) LD2(__exp10f, fast_exp10f)                    \
+  LD2(__logf, fast_logf) LD2(__log2f, fast_log2f) LD2(__log10f, fast_log10f)
+
+constexpr unsigned kChunkLog = 28;  // inputs per GPU pass
+constexpr std::size_t kChunk = std::size_t(1) << kChunkLog;
+constexpr unsigned kRangeLog = 24;  // inputs per hash
+
+enum fn_id {
+#define X(n, d, h) id_##n,
+  FUNCTIONS
+#undef X
+  fn_count
+};
+const char* const fn_names[] = {
+#define X(n, d, h) #n,
+    FUNCTIONS
+#undef X
+};
+
+__global__ void evaluate(int fn, std::uint32_t base, std::uint32_t* out) {
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::uint32_t bits = base + static_cast<std::uint32_t>(i);
+  const float x = __uint_as_float(bits);
+  float r = 0;
+  switch (fn) {
+#define X(n, d, h)    \
+  case id_##n:        \
+    r = d;            \
+    break;
+    FUNCTIONS
+#undef X
+  }
+  out[i] = __float_as_uint(r);
+}
+
+float host_value(int fn, float x) {
+  switch (fn) {
+#define X(n, d, h) \
+  case id_##n:     \
+    return h;
+    FUNCTIONS
+#undef X
+  }
+  return 0;
+}
+
+std::uint32_t bits_of(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+// `only`: empty (every function) or names separated by commas.
+bool listed(const std::string& only, const char* name) {
+  return only.empty() || ("," + only + ",").find("," + std::string(name) + ",") != std::string::npos;
+}
+
+int main(int argc, char** argv) {
+  // --part K/N: only the functions whose index is K modulo N (to split a run).
+  // --range R: no comparison; every function's device results on inputs R<<24 ... (R<<24) + 2^24
+  // - 1, hashed as above ("hash NAME R H"): on the emulator, the emulator's (exhaustive_test).
+  unsigned part = 0, parts = 1;
+  long range = -1;
+  std::string only;
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::string(argv[i]) == "--only") only = argv[i + 1];
+    if (std::string(argv[i]) == "--part") std::sscanf(argv[i + 1], "%u/%u", &part, &parts);
+    if (std::string(argv[i]) == "--range") range = std::strtol(argv[i + 1], nullptr, 10);
+  }
+  if (range >= 0) {
+    constexpr std::size_t n = std::size_t(1) << kRangeLog;
+    std::uint32_t* out = nullptr;
+    if (range > 255 || cudaMalloc(&out, n * 4) != cudaSuccess) return 1;
+    std::vector<std::uint32_t> got(n);
+    for (int fn = 0; fn < fn_count; ++fn) {
+      if (!listed(only, fn_names[fn])) continue;
+      evaluate<<<n / 256, 256>>>(fn, static_cast<std::uint32_t>(range) << kRangeLog, out);
+      if (cudaMemcpy(got.data(), out, n * 4, cudaMemcpyDeviceToHost) != cudaSuccess) return 1;
+      unsigned long long h = 1469598103934665603ull;
+      for (std::uint32_t v : got) h = (h ^ v) * 1099511628211ull;
+      std::printf("hash %s %ld %016llx\n", fn_names[fn], range, h);
+    }
+    cudaFree(out);
+    return 0;
+  }
+  std::uint32_t* dev = nullptr;
+  if (cudaMalloc(&dev, kChunk * 4) != cudaSuccess) return 1;
+  std::vector<std::uint32_t> gpu(kChunk);
+  constexpr std::size_t kRange = std::size_t(1) << kRangeLog;
+  constexpr std::size_t kRanges = kChunk / kRange;
+  unsigned threads = std::thread::hardware_concurrency();
+  if (threads == 0) threads = 4;
+  for (int fn = 0; fn < fn_count; ++fn) {
+    if (!listed(only, fn_names[fn])) continue;
+    if (only.empty() && fn % parts != part) continue;
+    unsigned long long differing = 0;
+    std::vector<std::string> shown;
+    std::vector<unsigned long long> hashes, range_differing;
+    for (std::uint64_t base = 0; base < (std::uint64_t(1) << 32); base += kChunk) {
+      evaluate<<<kChunk / 256, 256>>>(fn, static_cast<std::uint32_t>(base), dev);
+      if (cudaMemcpy(gpu.data(), dev, kChunk * 4, cudaMemcpyDeviceToHost) != cudaSuccess) return 1;
+      // Each 2^24 range on one host thread: its differing count, first differences and hash.
+      std::vector<unsigned long long> count(kRanges), hash(kRanges);
+      std::vector<std::vector<std::string>> first(kRanges);
+      std::vector<std::thread> pool;
+      std::atomic<std::size_t> next{0};
+      for (unsigned t = 0; t < threads; ++t)
+        pool.emplace_back([&] {
+          for (std::size_t r; (r = next.fetch_add(1)) < kRanges;) {
+            unsigned long long h = 1469598103934665603ull;
+            for (std::size_t i = r * kRange; i < (r + 1) * kRange; ++i) {
+              h = (h ^ gpu[i]) * 1099511628211ull;
+              const std::uint32_t in = static_cast<std::uint32_t>(base + i);
+              float x;
+              std::memcpy(&x, &in, 4);
+              const std::uint32_t cpu = bits_of(host_value(fn, x));
+              if (cpu != gpu[i] && ++count[r] <= 16) {
+                char line[64];
+                std::snprintf(line, sizeof line, "diff %08x %08x %08x", in, gpu[i], cpu);
+                first[r].push_back(line);
+              }
+            }
+            hash[r] = h;
+          }
+        });
+      for (auto& th : pool) th.join();
+      for (std::size_t r = 0; r < kRanges; ++r) {
+        differing += count[r];
+        for (auto& l : first[r])
+          if (shown.size() < 16) shown.push_back(l);
+        hashes.push_back(hash[r]);
+        range_differing.push_back(count[r]);
+      }
+    }
+    std::printf("#fn %s differing %llu of 4294967296\n", fn_names[fn], differing);
+    for (auto& l : shown) std::printf("%s\n", l.c_str());
+    for (std::size_t r = 0; r < hashes.size(); ++r)
+      std::printf("hash %zu %016llx %llu\n", r, hashes[r], range_differing[r]);
+    std::fflush(stdout);
+  }
+  cudaFree(dev);
+  return 0;
+}
