@@ -404,7 +404,7 @@ int preprocess_only(const options& o, const paths& p, variant v, const std::stri
 // which libdevice's pow does not (pow(3.0, 1.0) is 2.9999999999999996 on an H200). The other
 // functions stay builtins, so a call on constants is folded as nvcc folds it (sinf(1.0f) in a
 // kernel is the correctly rounded constant on an H200, not what libdevice computes at run time).
-const std::vector<std::string>& libdevice_builtin_flags() {
+static const std::vector<std::string>& libdevice_builtin_flags() {
   static const std::vector<std::string> flags{"-fno-builtin-fmax", "-fno-builtin-fmin",
                                               "-fno-builtin-fmaxf", "-fno-builtin-fminf",
                                               "-fno-builtin-pow", "-fno-builtin-powf"};
