@@ -117,14 +117,7 @@ cccl_version=13.0.85
 cache_dir=${CUEMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cuemu}
 cccl_dir=$cache_dir/cccl-$cccl_version/nvidia/cu13/include/cccl
 install_cccl() {
-  [ -f "$cccl_dir/cub/cub.cuh" ] && { echo "CCCL $cccl_version: present"; return 0; }
-  echo "installing CCCL $cccl_version (nvidia-cuda-cccl from the Python index) into $cache_dir"
-  mkdir -p "$cache_dir/wheels"
-  python3 -m pip download --no-deps --quiet -d "$cache_dir/wheels" "nvidia-cuda-cccl==$cccl_version" &&
-    python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' \
-      "$(ls "$cache_dir"/wheels/nvidia_cuda_cccl-$cccl_version-*.whl | head -1)" "$cache_dir/cccl-$cccl_version" &&
-    [ -f "$cccl_dir/cub/cub.cuh" ] ||
-    { echo "run_checks.sh: could not install CCCL $cccl_version (pip download nvidia-cuda-cccl)" >&2; exit 1; }
+  install_wheel CCCL nvidia-cuda-cccl "$cccl_version" "$cache_dir/cccl-$cccl_version" "$cccl_dir/cub/cub.cuh"
 }
 
 # NVIDIA's libdevice (device code's math library, built for the CPU with the emulator) from the
@@ -133,16 +126,27 @@ install_cccl() {
 libdevice_version=13.0.88
 libdevice_file=$cache_dir/nvvm-$libdevice_version/nvidia/cu13/nvvm/libdevice/libdevice.10.bc
 install_libdevice() {
-  [ -f "$libdevice_file" ] && { echo "libdevice $libdevice_version: present"; return 0; }
-  echo "installing libdevice $libdevice_version (nvidia-nvvm from the Python index) into $cache_dir"
+  install_wheel libdevice nvidia-nvvm "$libdevice_version" "$cache_dir/nvvm-$libdevice_version" \
+    "$libdevice_file" nvidia/cu13/nvvm/libdevice/libdevice.10.bc
+}
+
+# install_wheel NAME PACKAGE VERSION DEST CHECK [MEMBER]: PACKAGE==VERSION from the Python index,
+# unpacked into DEST (only MEMBER, and then the wheel is not kept), unless CHECK exists already;
+# CHECK must exist afterwards.
+install_wheel() {
+  local name=$1 package=$2 version=$3 dest=$4 check=$5 member=${6:-} wheel
+  [ -f "$check" ] && { echo "$name $version: present"; return 0; }
+  echo "installing $name $version ($package from the Python index) into $cache_dir"
   mkdir -p "$cache_dir/wheels"
-  python3 -m pip download --no-deps --quiet -d "$cache_dir/wheels" "nvidia-nvvm==$libdevice_version" &&
-    python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract(sys.argv[3], sys.argv[2])' \
-      "$(ls "$cache_dir"/wheels/nvidia_nvvm-$libdevice_version-*.whl | head -1)" "$cache_dir/nvvm-$libdevice_version" \
-      nvidia/cu13/nvvm/libdevice/libdevice.10.bc &&
-    rm -f "$cache_dir"/wheels/nvidia_nvvm-$libdevice_version-*.whl &&
-    [ -f "$libdevice_file" ] ||
-    { echo "run_checks.sh: could not install libdevice $libdevice_version (pip download nvidia-nvvm)" >&2; exit 1; }
+  python3 -m pip download --no-deps --quiet -d "$cache_dir/wheels" "$package==$version" &&
+    wheel=$(ls "$cache_dir"/wheels/"${package//-/_}"-"$version"-*.whl | head -1) &&
+    python3 -c 'import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+z.extract(sys.argv[3], sys.argv[2]) if len(sys.argv) > 3 else z.extractall(sys.argv[2])' \
+      "$wheel" "$dest" $member &&
+    { [ -z "$member" ] || rm -f "$wheel"; } &&
+    [ -f "$check" ] ||
+    { echo "run_checks.sh: could not install $name $version (pip download $package)" >&2; exit 1; }
 }
 
 do_build() {

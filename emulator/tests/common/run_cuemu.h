@@ -37,6 +37,18 @@ inline std::string read_text_file(const std::string& path) {
   return ss.str();
 }
 
+// The text of a gzip-compressed file (a recorded H200 output), or "" if it cannot be read.
+inline std::string read_gzip_file(const std::string& path) {
+  const std::string command = "gzip -dc '" + path + "'";
+  FILE* p = popen(command.c_str(), "r");
+  std::string out;
+  if (!p) return out;
+  char buf[65536];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  pclose(p);
+  return out;
+}
+
 // A run's output without the driver's own lines (`cuemu: running the memcheck build`, the
 // checking summary): what the program printed.
 inline std::string without_driver_lines(const std::string& out) {

@@ -8,23 +8,12 @@
 
 #include <cstdio>
 #include <map>
-#include <memory>
 #include <sstream>
 #include <string>
 
 #include "run_cuemu.h"
 
 namespace {
-
-std::string gunzip(const char* path) {
-  const std::string command = std::string("gzip -dc '") + path + "'";
-  std::unique_ptr<FILE, int (*)(FILE*)> p(popen(command.c_str(), "r"), pclose);
-  std::string out;
-  if (!p) return out;
-  char buf[65536];
-  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p.get())) > 0;) out.append(buf, n);
-  return out;
-}
 
 struct range_record {
   std::string hash;
@@ -39,7 +28,7 @@ TEST_P(Exhaustive, RangesWithoutDifferencesHashLikeTheH200) {
   // "NAME" -> the record of this range.
   std::map<std::string, range_record> want;
   {
-    std::istringstream in(gunzip(EXHAUSTIVE_RECORD));
+    std::istringstream in(read_gzip_file(EXHAUSTIVE_RECORD));
     std::string line, fn;
     while (std::getline(in, line)) {
       std::istringstream f(line);

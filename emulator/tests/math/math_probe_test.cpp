@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <memory>
 #include <sstream>
 #include <string>
 #include <unordered_map>
@@ -32,22 +31,12 @@ std::unordered_map<std::string, std::string> results_of(std::istream& in) {
   return m;
 }
 
-std::string gunzip(const char* path) {
-  const std::string command = std::string("gzip -dc '") + path + "'";
-  std::unique_ptr<FILE, int (*)(FILE*)> p(popen(command.c_str(), "r"), pclose);
-  std::string out;
-  if (!p) return out;
-  char buf[65536];
-  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p.get())) > 0;) out.append(buf, n);
-  return out;
-}
-
 TEST(MathProbe, ExactFunctionsStayExactAndNoResultIsLost) {
   const cuemu_result r = run_cuemu(std::string("run -O2 ") + PROBE_CU + " 2>/dev/null; exit $?");
   ASSERT_EQ(r.status, 0) << r.out.substr(0, 2000);
   std::istringstream got_text(r.out);
   const auto got = results_of(got_text);
-  std::istringstream want_text(gunzip(H200_FILE));
+  std::istringstream want_text(read_gzip_file(H200_FILE));
   const auto want = results_of(want_text);
   ASSERT_GT(want.size(), 90000u) << "could not read " << H200_FILE;
 
