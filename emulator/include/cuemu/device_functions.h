@@ -622,18 +622,8 @@ __CUEMU_NV_ROUNDED(ru)
 __CUEMU_NV_ROUNDED(rd)
 #undef __CUEMU_NV_ROUNDED
 // Round to nearest, the environment device code runs in: add, subtract, multiply and divide
-// inline (kernels use them in hot loops to keep nvcc from contracting), with the same NaN rules.
-namespace cuemu::detail {
-inline float gpu_nan(float r) noexcept {
-  if (r == r) return r;
-  return __builtin_bit_cast(float, 0x7fffffffu);
-}
-inline double gpu_nan(double a, double b, double r) noexcept {
-  if (r == r) return r;
-  const double n = a != a ? a : b != b ? b : r;
-  return __builtin_bit_cast(double, __builtin_bit_cast(unsigned long long, n) | 0x0008000000000000ull);
-}
-}  // namespace cuemu::detail
+// inline (kernels use them in hot loops to keep nvcc from contracting), with the GPU's NaN rules
+// (cuemu/libdevice.h).
 __CUEMU_DF__ float __fadd_rn(float a, float b) noexcept { return ::cuemu::detail::gpu_nan(a + b); }
 __CUEMU_DF__ float __fsub_rn(float a, float b) noexcept { return ::cuemu::detail::gpu_nan(a - b); }
 __CUEMU_DF__ float __fmul_rn(float a, float b) noexcept { return ::cuemu::detail::gpu_nan(a * b); }

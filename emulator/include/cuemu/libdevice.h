@@ -9,8 +9,8 @@
 // __sinf, ...) are defined in cuemu/device_functions.h on top of the declarations here.
 #pragma once
 
-// The C library's functions that device code gets from libdevice, by signature:
-// X(name, libdevice name). The float and double forms of each are listed separately.
+// The C library's functions that device code gets from libdevice (__nv_NAME), by signature:
+// X(NAME). The float and double forms of each are listed separately.
 #define CUEMU_LIBM_F_F(X)                                                                        \
   X(sinf) X(cosf) X(tanf) X(asinf) X(acosf) X(atanf) X(sinhf) X(coshf) X(tanhf) X(asinhf)       \
   X(acoshf) X(atanhf) X(expf) X(exp2f) X(exp10f) X(expm1f) X(logf) X(log2f) X(log10f)           \
@@ -105,3 +105,15 @@ float __nv_ynf(int, float) noexcept;
 double __nv_jn(int, double) noexcept;
 double __nv_yn(int, double) noexcept;
 }
+
+// The GPU's NaN results, where the emulator computes an operation itself: a float operation
+// gives the canonical NaN; a double one the first NaN operand (or else its own NaN), quieted.
+namespace cuemu::detail {
+inline double quiet_nan(double n) noexcept {
+  return __builtin_bit_cast(double, __builtin_bit_cast(unsigned long long, n) | 0x0008000000000000ull);
+}
+inline float gpu_nan(float r) noexcept { return r == r ? r : __builtin_bit_cast(float, 0x7fffffffu); }
+inline double gpu_nan(double a, double b, double r) noexcept {
+  return r == r ? r : quiet_nan(a != a ? a : b != b ? b : r);
+}
+}  // namespace cuemu::detail

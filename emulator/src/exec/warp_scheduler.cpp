@@ -8,7 +8,6 @@
 #include "exec/shared_memory.h"
 #include "exec/preempt.h"
 #include "exec/warp_scheduler.h"
-#include "exec/worker_pool.h"
 
 namespace cuemu::detail {
 namespace {

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <atomic>
-#include <utility>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>

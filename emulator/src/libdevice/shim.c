@@ -1,6 +1,7 @@
 // CPU meanings for the NVVM intrinsics that libdevice calls (rewrite.py renames
 // @llvm.nvvm.X.Y to @__nvvm_X_Y) and for libdevice's plain float/double operations
-// (@__cuemu_*), for the x86-64 prototype. Compiled with clang -frounding-math -ffp-contract=off.
+// (@__cuemu_*), for libdevice on x86-64 (build.py). Compiled with clang -frounding-math
+// -ffp-contract=off.
 //
 // Exact (the GPU's result is the IEEE result in the stated rounding direction, plus the GPU's
 // NaN and flush-to-zero conventions): fma/add/mul/div/rcp/sqrt in rn/rz/rm/rp, conversions,
@@ -79,7 +80,7 @@ static inline double trunc_d(double a) { return has_sse41 ? trunc_hw(a) : trunc(
 
 // EXPR of type T computed in rounding direction MODE. Device code runs in round to nearest, so
 // that direction needs no switch of the floating-point environment (which costs tens of cycles).
-#define ROUNDED(MODE, T, EXPR)                                                                 \
+#define ROUNDED(MODE, T, EXPR)                                                                  \
   __extension__({                                                                               \
     T r_;                                                                                       \
     if ((MODE) == FE_TONEAREST) {                                                               \
@@ -96,47 +97,47 @@ static inline double trunc_d(double a) { return has_sse41 ? trunc_hw(a) : trunc(
 #define MODES(X) X(rn, FE_TONEAREST) X(rz, FE_TOWARDZERO) X(rm, FE_DOWNWARD) X(rp, FE_UPWARD)
 
 // ---- float arithmetic in a rounding direction, with and without ftz ----
-#define FOPS(M, MODE)                                                                          \
-  float __nvvm_fma_##M##_f(float a, float b, float c) {                                        \
-    float r = ROUNDED(MODE, float, fma_f(a, b, c));              \
+#define FOPS(M, MODE)                                                                           \
+  float __nvvm_fma_##M##_f(float a, float b, float c) {                                         \
+    float r = ROUNDED(MODE, float, fma_f(a, b, c));                                             \
     return canon_f(r);                                                                          \
   }                                                                                             \
-  float __nvvm_fma_##M##_ftz_f(float a, float b, float c) {                                    \
-    return ftz(__nvvm_fma_##M##_f(ftz(a), ftz(b), ftz(c)));                                    \
+  float __nvvm_fma_##M##_ftz_f(float a, float b, float c) {                                     \
+    return ftz(__nvvm_fma_##M##_f(ftz(a), ftz(b), ftz(c)));                                     \
   }                                                                                             \
-  float __nvvm_add_##M##_f(float a, float b) {                                                 \
-    float r = ROUNDED(MODE, float, a + b); return canon_f(r);   \
+  float __nvvm_add_##M##_f(float a, float b) {                                                  \
+    float r = ROUNDED(MODE, float, a + b); return canon_f(r);                                   \
   }                                                                                             \
   float __nvvm_add_##M##_ftz_f(float a, float b) { return ftz(__nvvm_add_##M##_f(ftz(a), ftz(b))); } \
-  float __nvvm_mul_##M##_f(float a, float b) {                                                 \
-    float r = ROUNDED(MODE, float, a * b); return canon_f(r);   \
+  float __nvvm_mul_##M##_f(float a, float b) {                                                  \
+    float r = ROUNDED(MODE, float, a * b); return canon_f(r);                                   \
   }                                                                                             \
   float __nvvm_mul_##M##_ftz_f(float a, float b) { return ftz(__nvvm_mul_##M##_f(ftz(a), ftz(b))); } \
-  float __nvvm_div_##M##_f(float a, float b) {                                                 \
-    float r = ROUNDED(MODE, float, a / b); return canon_f(r);   \
+  float __nvvm_div_##M##_f(float a, float b) {                                                  \
+    float r = ROUNDED(MODE, float, a / b); return canon_f(r);                                   \
   }                                                                                             \
   float __nvvm_div_##M##_ftz_f(float a, float b) { return ftz(__nvvm_div_##M##_f(ftz(a), ftz(b))); } \
-  float __nvvm_rcp_##M##_f(float a) { return __nvvm_div_##M##_f(1.0f, a); }                    \
-  float __nvvm_rcp_##M##_ftz_f(float a) { return __nvvm_div_##M##_ftz_f(1.0f, a); }            \
-  float __nvvm_sqrt_##M##_f(float a) {                                                         \
-    float r = ROUNDED(MODE, float, sqrtf(a)); return canon_f(r); \
+  float __nvvm_rcp_##M##_f(float a) { return __nvvm_div_##M##_f(1.0f, a); }                     \
+  float __nvvm_rcp_##M##_ftz_f(float a) { return __nvvm_div_##M##_ftz_f(1.0f, a); }             \
+  float __nvvm_sqrt_##M##_f(float a) {                                                          \
+    float r = ROUNDED(MODE, float, sqrtf(a)); return canon_f(r);                                \
   }                                                                                             \
-  float __nvvm_sqrt_##M##_ftz_f(float a) { return ftz(__nvvm_sqrt_##M##_f(ftz(a))); }          \
-  double __nvvm_fma_##M##_d(double a, double b, double c) {                                    \
-    double r = ROUNDED(MODE, double, fma_d(a, b, c)); return nan3_d(a, b, c, r);              \
+  float __nvvm_sqrt_##M##_ftz_f(float a) { return ftz(__nvvm_sqrt_##M##_f(ftz(a))); }           \
+  double __nvvm_fma_##M##_d(double a, double b, double c) {                                     \
+    double r = ROUNDED(MODE, double, fma_d(a, b, c)); return nan3_d(a, b, c, r);                \
   }                                                                                             \
-  double __nvvm_add_##M##_d(double a, double b) {                                              \
-    double r = ROUNDED(MODE, double, a + b); return nan2_d(a, b, r);  \
+  double __nvvm_add_##M##_d(double a, double b) {                                               \
+    double r = ROUNDED(MODE, double, a + b); return nan2_d(a, b, r);                            \
   }                                                                                             \
-  double __nvvm_mul_##M##_d(double a, double b) {                                              \
-    double r = ROUNDED(MODE, double, a * b); return nan2_d(a, b, r);  \
+  double __nvvm_mul_##M##_d(double a, double b) {                                               \
+    double r = ROUNDED(MODE, double, a * b); return nan2_d(a, b, r);                            \
   }                                                                                             \
-  double __nvvm_div_##M##_d(double a, double b) {                                              \
-    double r = ROUNDED(MODE, double, a / b); return nan2_d(a, b, r);  \
+  double __nvvm_div_##M##_d(double a, double b) {                                               \
+    double r = ROUNDED(MODE, double, a / b); return nan2_d(a, b, r);                            \
   }                                                                                             \
-  double __nvvm_rcp_##M##_d(double a) { return __nvvm_div_##M##_d(1.0, a); }                   \
-  double __nvvm_sqrt_##M##_d(double a) {                                                       \
-    double r = ROUNDED(MODE, double, sqrt(a)); return canon_d(r); \
+  double __nvvm_rcp_##M##_d(double a) { return __nvvm_div_##M##_d(1.0, a); }                    \
+  double __nvvm_sqrt_##M##_d(double a) {                                                        \
+    double r = ROUNDED(MODE, double, sqrt(a)); return canon_d(r);                               \
   }
 MODES(FOPS)
 
@@ -154,7 +155,7 @@ double __cuemu_fdiv_d(double a, double b) { return nan2_d(a, b, a / b); }
 // Float to integer: rounded in the direction, saturated (cvt.*i). A NaN gives 0 from a float to
 // a 32-bit integer and the sign bit alone (0x80000000, 0x8000000000000000) from a float to a
 // 64-bit integer or from a double to any, signed or not, as the H200 record shows.
-#define F2I(NAME, T, LO, HI, ARG, ROUND, NAN_RESULT)                                           \
+#define F2I(NAME, T, LO, HI, ARG, ROUND, NAN_RESULT)                                            \
   T NAME(ARG x) {                                                                               \
     if (x != x) return (T)(NAN_RESULT);                                                         \
     ARG r = ROUND(x);                                                                           \
@@ -162,7 +163,7 @@ double __cuemu_fdiv_d(double a, double b) { return nan2_d(a, b, a / b); }
     if (r >= (ARG)(HI)) return (T)(HI);                                                         \
     return (T)r;                                                                                \
   }
-#define F2I_ALL(SUF, R)                                                                        \
+#define F2I_ALL(SUF, R)                                                                         \
   F2I(__nvvm_f2i_##SUF, int32_t, INT32_MIN, INT32_MAX, float, R##_f, 0)                         \
   F2I(__nvvm_f2ui_##SUF, uint32_t, 0, UINT32_MAX, float, R##_f, 0)                              \
   F2I(__nvvm_f2ll_##SUF, int64_t, INT64_MIN, INT64_MAX, float, R##_f, 1ull << 63)               \
@@ -171,9 +172,9 @@ double __cuemu_fdiv_d(double a, double b) { return nan2_d(a, b, a / b); }
   F2I(__nvvm_d2ui_##SUF, uint32_t, 0, UINT32_MAX, double, R##_d, 1u << 31)                      \
   F2I(__nvvm_d2ll_##SUF, int64_t, INT64_MIN, INT64_MAX, double, R##_d, 1ull << 63)              \
   F2I(__nvvm_d2ull_##SUF, uint64_t, 0, UINT64_MAX, double, R##_d, 1ull << 63)                   \
-  int32_t __nvvm_f2i_##SUF##_ftz(float x) { return __nvvm_f2i_##SUF(ftz(x)); }                \
-  uint32_t __nvvm_f2ui_##SUF##_ftz(float x) { return __nvvm_f2ui_##SUF(ftz(x)); }             \
-  int64_t __nvvm_f2ll_##SUF##_ftz(float x) { return __nvvm_f2ll_##SUF(ftz(x)); }              \
+  int32_t __nvvm_f2i_##SUF##_ftz(float x) { return __nvvm_f2i_##SUF(ftz(x)); }                  \
+  uint32_t __nvvm_f2ui_##SUF##_ftz(float x) { return __nvvm_f2ui_##SUF(ftz(x)); }               \
+  int64_t __nvvm_f2ll_##SUF##_ftz(float x) { return __nvvm_f2ll_##SUF(ftz(x)); }                \
   uint64_t __nvvm_f2ull_##SUF##_ftz(float x) { return __nvvm_f2ull_##SUF(ftz(x)); }
 F2I_ALL(rn, rint)
 F2I_ALL(rz, trunc)
@@ -190,12 +191,12 @@ int64_t __cuemu_fptosi_d_i64(double x) { return __nvvm_d2ll_rz(x); }
 float __cuemu_fptrunc_d_float(double x) { return canon_f((float)x); }
 
 // Integer to float in a direction.
-#define I2F(M, MODE)                                                                           \
-  float __nvvm_i2f_##M(int32_t x) { float r = ROUNDED(MODE, float, (float)x); return r; } \
-  float __nvvm_ui2f_##M(uint32_t x) { float r = ROUNDED(MODE, float, (float)x); return r; } \
-  float __nvvm_ll2f_##M(int64_t x) { float r = ROUNDED(MODE, float, (float)x); return r; } \
-  float __nvvm_ull2f_##M(uint64_t x) { float r = ROUNDED(MODE, float, (float)x); return r; } \
-  double __nvvm_ll2d_##M(int64_t x) { double r = ROUNDED(MODE, double, (double)x); return r; } \
+#define I2F(M, MODE)                                                                            \
+  float __nvvm_i2f_##M(int32_t x) { float r = ROUNDED(MODE, float, (float)x); return r; }       \
+  float __nvvm_ui2f_##M(uint32_t x) { float r = ROUNDED(MODE, float, (float)x); return r; }     \
+  float __nvvm_ll2f_##M(int64_t x) { float r = ROUNDED(MODE, float, (float)x); return r; }      \
+  float __nvvm_ull2f_##M(uint64_t x) { float r = ROUNDED(MODE, float, (float)x); return r; }    \
+  double __nvvm_ll2d_##M(int64_t x) { double r = ROUNDED(MODE, double, (double)x); return r; }  \
   double __nvvm_ull2d_##M(uint64_t x) { double r = ROUNDED(MODE, double, (double)x); return r; } \
   float __nvvm_d2f_##M(double x) { float r = ROUNDED(MODE, float, (float)x); return canon_f(r); } \
   float __nvvm_d2f_##M##_ftz(double x) { return ftz(__nvvm_d2f_##M(x)); }
@@ -311,12 +312,12 @@ double __nvvm_rcp_approx_ftz_d(double x) {
 
 // ---- libdevice's inline PTX (rewrite.py maps each asm string to one of these) ----
 #define ASM_SUB(M, MODE)                                                                        \
-  float __asm_sub_##M##_f32(float a, float b) {                                                \
-    float r = ROUNDED(MODE, float, a - b); return canon_f(r);   \
+  float __asm_sub_##M##_f32(float a, float b) {                                                 \
+    float r = ROUNDED(MODE, float, a - b); return canon_f(r);                                   \
   }                                                                                             \
   float __asm_sub_##M##_ftz_f32(float a, float b) { return ftz(__asm_sub_##M##_f32(ftz(a), ftz(b))); } \
-  double __asm_sub_##M##_f64(double a, double b) {                                             \
-    double r = ROUNDED(MODE, double, a - b); return nan2_d(a, b, r);  \
+  double __asm_sub_##M##_f64(double a, double b) {                                              \
+    double r = ROUNDED(MODE, double, a - b); return nan2_d(a, b, r);                            \
   }
 MODES(ASM_SUB)
 // bfind.shiftamt.u32: the left shift that brings the highest set bit to bit 31; 0xffffffff for 0.

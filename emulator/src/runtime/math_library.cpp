@@ -53,8 +53,7 @@ inline bool in_device_code() noexcept { return t_current_executor != nullptr; }
 enum class nan_pick { libdevice, first, second };
 inline double pick_nan(nan_pick p, double x, double y, double r) noexcept {
   if (p == nan_pick::libdevice || x == x || y == y) return r;
-  const double n = p == nan_pick::first ? x : y;
-  return __builtin_bit_cast(double, __builtin_bit_cast(unsigned long long, n) | 0x0008000000000000ull);
+  return quiet_nan(p == nan_pick::first ? x : y);
 }
 constexpr nan_pick two_nans(const char* name) noexcept {
   return __builtin_strcmp(name, "atan2") == 0 ? nan_pick::first
