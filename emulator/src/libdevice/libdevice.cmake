@@ -35,13 +35,15 @@ endforeach()
 get_filename_component(_llvm_bin "${CUEMU_LIBDEVICE_llvm_dis}" DIRECTORY)
 set(_src ${CMAKE_CURRENT_LIST_DIR})
 set(CUEMU_LIBDEVICE_OBJECT ${CMAKE_CURRENT_BINARY_DIR}/libdevice/libdevice_x86.o)
+file(GLOB _sfu_tables CONFIGURE_DEPENDS ${_src}/sfu/*.2b.xz)
 add_custom_command(
   OUTPUT ${CUEMU_LIBDEVICE_OBJECT}
   COMMAND ${Python3_EXECUTABLE} ${_src}/build.py --libdevice ${CUEMU_LIBDEVICE}
           --clang ${CUEMU_LIBDEVICE_clang} --llvm-dis ${CUEMU_LIBDEVICE_llvm_dis}
           --llvm-link ${CUEMU_LIBDEVICE_llvm_link} --objcopy ${CMAKE_OBJCOPY} --nm ${CMAKE_NM}
           --out ${CUEMU_LIBDEVICE_OBJECT}
-  DEPENDS ${_src}/build.py ${_src}/rewrite.py ${_src}/shim.c ${_src}/shim_asm.ll ${CUEMU_LIBDEVICE}
+  DEPENDS ${_src}/build.py ${_src}/rewrite.py ${_src}/shim.c ${_src}/sfu.c ${_src}/shim_asm.ll
+          ${_sfu_tables} ${CUEMU_LIBDEVICE}
   COMMENT "libdevice for the CPU (${CUEMU_LIBDEVICE})" VERBATIM)
 set_source_files_properties(${CUEMU_LIBDEVICE_OBJECT} PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
 # One target runs the command; the runtime libraries that archive the object depend on it.

@@ -6,10 +6,9 @@
 // Exact (the GPU's result is the IEEE result in the stated rounding direction, plus the GPU's
 // NaN and flush-to-zero conventions): fma/add/mul/div/rcp/sqrt in rn/rz/rm/rp, conversions,
 // floor/ceil/trunc/round(=rint), fabs, fmin/fmax, saturate, bit moves, integer helpers.
-// MODELS (marked APPROX below): the special function unit's ex2/lg2/rsqrt/sin/cos/tanh/sqrt
-// approximations, div.approx and rcp.approx.ftz.f64. They are stand-ins (correctly rounded
-// values or a truncation), not fitted to the hardware: results through them are not expected to
-// match the GPU bit for bit.
+// The special function unit: RCP, RSQ, SQRT, EX2, RCP64H and RSQ64H are sfu.c's models of the
+// H200's unit (tables measured on it); LG2, SIN, COS and TANH are stand-ins (marked APPROX:
+// correctly rounded values), so results through them are not expected to match the GPU.
 #include <fenv.h>
 #include <math.h>
 #include <stdint.h>
@@ -287,28 +286,71 @@ uint32_t __nvvm_prmt(uint32_t a, uint32_t b, uint32_t s) {
   return r;
 }
 
-// ---- APPROX: the special function unit (stand-ins, see the top) ----
-float __nvvm_ex2_approx_f(float x) { return canon_f(exp2f(x)); }
-float __nvvm_ex2_approx_ftz_f(float x) { return ftz(canon_f(exp2f(ftz(x)))); }
-float __nvvm_lg2_approx_f(float x) { return canon_f(log2f(x)); }
-float __nvvm_lg2_approx_ftz_f(float x) { return canon_f(log2f(ftz(x))); }
-float __nvvm_rsqrt_approx_f(float x) { return canon_f(1.0f / sqrtf(x)); }
-float __nvvm_rsqrt_approx_ftz_f(float x) { return ftz(canon_f(1.0f / sqrtf(ftz(x)))); }
-double __nvvm_rsqrt_approx_d(double x) { return canon_d(1.0 / sqrt(x)); }
-float __nvvm_sqrt_approx_f(float x) { return canon_f(sqrtf(x)); }
-float __nvvm_sqrt_approx_ftz_f(float x) { return ftz(canon_f(sqrtf(ftz(x)))); }
+// ---- The special function unit ----
+// MUFU.RCP/RSQ/SQRT/EX2/RCP64H/RSQ64H are sfu.c's models of the H200's unit. LG2, SIN, COS and
+// TANH are still stand-ins (APPROX). Around MUFU, each PTX instruction is what ptxas 13.0 emits
+// for sm_90 (its non-ftz forms scale denormal inputs into range with ordinary FMULs).
+float __cuemu_mufu_rcp(float), __cuemu_mufu_rsq(float), __cuemu_mufu_sqrt(float),
+    __cuemu_mufu_ex2(float);
+double __cuemu_mufu_rcp64h(double), __cuemu_mufu_rsq64h(double);
+// APPROX: MUFU.LG2, SIN, COS (of the FMUL.RZ product by 1/(2 pi)) and TANH.
+static float mufu_lg2(float x) { return ftz(canon_f(log2f(ftz(x)))); }
+
+static inline int below_normal(float x) { return !(fabsf(x) >= 0x1p-126f) && x == x; }
+static inline float fmul(float a, float b) { return canon_f(a * b); }
+
+// ex2.approx.f32: FSETP.GEU x, -126; inputs below it are halved and the result squared.
+float __nvvm_ex2_approx_f(float x) {
+  if (x < -126.0f) { const float y = __cuemu_mufu_ex2(fmul(x, 0.5f)); return fmul(y, y); }
+  return __cuemu_mufu_ex2(x);
+}
+float __nvvm_ex2_approx_ftz_f(float x) { return __cuemu_mufu_ex2(x); }
+float __nvvm_lg2_approx_f(float x) {
+  if (below_normal(x)) return canon_f(mufu_lg2(fmul(x, 0x1p24f)) + -24.0f);
+  return mufu_lg2(x);
+}
+float __nvvm_lg2_approx_ftz_f(float x) { return mufu_lg2(x); }
+float __nvvm_rsqrt_approx_f(float x) {
+  if (below_normal(x)) return fmul(__cuemu_mufu_rsq(fmul(x, 0x1p24f)), 4096.0f);
+  return __cuemu_mufu_rsq(x);
+}
+float __nvvm_rsqrt_approx_ftz_f(float x) { return __cuemu_mufu_rsq(x); }
+float __nvvm_sqrt_approx_f(float x) {
+  if (below_normal(x)) return fmul(__cuemu_mufu_sqrt(fmul(x, 0x1p24f)), 0x1p-12f);
+  return __cuemu_mufu_sqrt(x);
+}
+float __nvvm_sqrt_approx_ftz_f(float x) { return __cuemu_mufu_sqrt(x); }
 float __nvvm_sin_approx_f(float x) { return canon_f(sinf(x)); }
 float __nvvm_sin_approx_ftz_f(float x) { return ftz(canon_f(sinf(ftz(x)))); }
 float __nvvm_cos_approx_f(float x) { return canon_f(cosf(x)); }
 float __nvvm_cos_approx_ftz_f(float x) { return canon_f(cosf(ftz(x))); }
 float __nvvm_tanh_approx_f32(float x) { return canon_f(tanhf(x)); }
-float __nvvm_div_approx_f(float a, float b) { return canon_f(a / b); }
-float __nvvm_div_approx_ftz_f(float a, float b) { return ftz(canon_f(ftz(a) / ftz(b))); }
-// rcp.approx.ftz.f64 (MUFU.RCP64H): works on the upper 32 bits; modelled as the reciprocal with
-// the low word cleared.
-double __nvvm_rcp_approx_ftz_d(double x) {
-  return bitsd(dbits(canon_d(1.0 / x)) & 0xffffffff00000000ull);
+// div.approx.f32: a divisor below the normal range scales both operands by 2^24; then
+// a * MUFU.RCP(b).
+float __nvvm_div_approx_f(float a, float b) {
+  if (below_normal(b)) { a = fmul(a, 0x1p24f); b = fmul(b, 0x1p24f); }
+  return fmul(__cuemu_mufu_rcp(b), a);
 }
+float __nvvm_div_approx_ftz_f(float a, float b) { return ftz(fmul(ftz(a), __cuemu_mufu_rcp(b))); }
+// rcp.approx.ftz.f64 is MUFU.RCP64H alone: 20 significand bits in, the high word out.
+double __nvvm_rcp_approx_ftz_d(double x) { return __cuemu_mufu_rcp64h(x); }
+// rsqrt.approx.f64: MUFU.RSQ64H and one refinement, y + (y*e)*(0.5 + 0.375*e) with
+// e = 1 - x*y*y; zero, infinity, NaN, negative and denormal inputs on ptxas's slow path.
+static double rsqrt64_refine(double x) {
+  const double y = __cuemu_mufu_rsq64h(x);
+  const double e = fma(x, -(y * y), 1.0);
+  return fma(fma(e, 0.375, 0.5), y * e, y);
+}
+double __nvvm_rsqrt_approx_d(double x) {
+  const u32 hi = (u32)(dbits(x) >> 32);
+  if (hi - 0x100000u < 0x7fe00000u) return rsqrt64_refine(x);
+  if (x == 0) return bitsd((u64)((hi & 0x80000000u) | 0x7ff00000u) << 32);
+  if (x != x) return x + x;
+  if (hi & 0x80000000u) return bitsd(0xfff8000000000000ull);
+  if (x == INFINITY) return 0.0;
+  return rsqrt64_refine(x * 0x1p54) * 0x1p27;
+}
+double __nvvm_rsqrt_approx_ftz_d(double x) { return __cuemu_mufu_rsq64h(x); }
 
 // ---- libdevice's inline PTX (rewrite.py maps each asm string to one of these) ----
 #define ASM_SUB(M, MODE)                                                                        \
@@ -326,11 +368,9 @@ uint32_t __asm_bfind_shiftamt_u32(uint32_t x) { return x ? (uint32_t)__builtin_c
 double __asm_selp_equ_f64(double a, double b, double c, double d) {
   return (a == b || a != a || b != b) ? c : d;
 }
-// APPROX: rcp.approx.ftz.f32 (MUFU.RCP) and rsqrt.approx.ftz.f64 (MUFU.RSQ64H).
-float __asm_rcp_approx_ftz_f32(float x) { return ftz(canon_f(1.0f / ftz(x))); }
-double __asm_rsqrt_approx_ftz_f64(double x) {
-  return bitsd(dbits(canon_d(1.0 / sqrt(x))) & 0xffffffff00000000ull);
-}
+// rcp.approx.ftz.f32 (MUFU.RCP) and rsqrt.approx.ftz.f64 (MUFU.RSQ64H).
+float __asm_rcp_approx_ftz_f32(float x) { return __cuemu_mufu_rcp(x); }
+double __asm_rsqrt_approx_ftz_f64(double x) { return __cuemu_mufu_rsq64h(x); }
 
 // llvm.convert.from.fp16 (in __nv_half2float) lowers to this libcall on x86-64 with LLVM 14.
 float __gnu_h2f_ieee(uint16_t h) {

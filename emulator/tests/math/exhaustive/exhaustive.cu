@@ -5,6 +5,7 @@
 //
 //   nvcc -O2 -arch=sm_90 -std=c++17 exhaustive.cu LIBDEVICE_X86_O -o exhaustive -lpthread
 //   ./exhaustive [--only NAME,NAME... | --part K/N] > h200.txt
+//   ./exhaustive --host --only NAME,...   (no GPU: the emulator's hashes, per range)
 //
 // LIBDEVICE_X86_O: build/emulator/libdevice/libdevice_x86.o of an emulator build (the object's C
 // library calls, __cuemu_host_*, are defined below as the C library's own).
@@ -55,6 +56,7 @@ float __cuemu_host_sqrtf(float x) { return sqrtf(x); }
 float __cuemu_host_tanhf(float x) { return tanhf(x); }
 float __cuemu_host_truncf(float x) { return truncf(x); }
 double __cuemu_host_ceil(double x) { return ceil(x); }
+double __cuemu_host_exp2(double x) { return exp2(x); }
 double __cuemu_host_floor(double x) { return floor(x); }
 double __cuemu_host_fma(double a, double b, double c) { return fma(a, b, c); }
 double __cuemu_host_rint(double x) { return rint(x); }
@@ -143,6 +145,36 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--part") std::sscanf(argv[i + 1], "%u/%u", &part, &parts);
     if (std::string(argv[i]) == "--range") range = std::strtol(argv[i + 1], nullptr, 10);
   }
+  // --host: no GPU; the host's (the emulator's) results hashed per range as above ("hash NAME R
+  // H"), to compare with a record's GPU hashes on a machine without a GPU.
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--host") {
+      constexpr std::size_t n = std::size_t(1) << kRangeLog;
+      unsigned threads = std::thread::hardware_concurrency();
+      for (int fn = 0; fn < fn_count; ++fn) {
+        if (!listed(only, fn_names[fn])) continue;
+        std::vector<unsigned long long> hash(256);
+        std::atomic<int> next{0};
+        std::vector<std::thread> pool;
+        for (unsigned t = 0; t < (threads ? threads : 4); ++t)
+          pool.emplace_back([&] {
+            for (int r; (r = next.fetch_add(1)) < 256;) {
+              unsigned long long h = 1469598103934665603ull;
+              for (std::size_t i = 0; i < n; ++i) {
+                const std::uint32_t in = static_cast<std::uint32_t>((std::size_t(r) << kRangeLog) + i);
+                float x;
+                std::memcpy(&x, &in, 4);
+                h = (h ^ bits_of(host_value(fn, x))) * 1099511628211ull;
+              }
+              hash[r] = h;
+            }
+          });
+        for (auto& th : pool) th.join();
+        for (int r = 0; r < 256; ++r) std::printf("hash %s %d %016llx\n", fn_names[fn], r, hash[r]);
+        std::fflush(stdout);
+      }
+      return 0;
+    }
   if (range >= 0) {
     constexpr std::size_t n = std::size_t(1) << kRangeLog;
     std::uint32_t* out = nullptr;
