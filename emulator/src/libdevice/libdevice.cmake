@@ -42,7 +42,8 @@ add_custom_command(
           --clang ${CUEMU_LIBDEVICE_clang} --llvm-dis ${CUEMU_LIBDEVICE_llvm_dis}
           --llvm-link ${CUEMU_LIBDEVICE_llvm_link} --objcopy ${CMAKE_OBJCOPY} --nm ${CMAKE_NM}
           --out ${CUEMU_LIBDEVICE_OBJECT}
-  DEPENDS ${_src}/build.py ${_src}/rewrite.py ${_src}/shim.c ${_src}/sfu.c ${_src}/shim_asm.ll
+  DEPENDS ${_src}/build.py ${_src}/rewrite.py ${_src}/shim.c ${_src}/sfu.c ${_src}/bits.h
+          ${_src}/shim_asm.ll
           ${_sfu_tables} ${CUEMU_LIBDEVICE}
   COMMENT "libdevice for the CPU (${CUEMU_LIBDEVICE})" VERBATIM)
 set_source_files_properties(${CUEMU_LIBDEVICE_OBJECT} PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)

@@ -18,8 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
-typedef uint32_t u32;
-typedef uint64_t u64;
+#include "bits.h"
 
 #define SFU_TABLE(NAME)                                                                    \
   __asm__(".section .rodata\n.p2align 6\n.globl __cuemu_sfu_" #NAME "\n.hidden __cuemu_sfu_" #NAME \
@@ -32,10 +31,6 @@ SFU_TABLE(ex2)
 SFU_TABLE(rcp64h)
 SFU_TABLE(rsq64h)
 
-static inline u32 fbits(float f) { u32 u; memcpy(&u, &f, 4); return u; }
-static inline float bitsf(u32 u) { float f; memcpy(&f, &u, 4); return f; }
-static inline u64 dbits(double d) { u64 u; memcpy(&u, &d, 8); return u; }
-static inline double bitsd(u64 u) { double d; memcpy(&d, &u, 8); return d; }
 static inline u32 hiword(double d) { return (u32)(dbits(d) >> 32); }
 
 static inline int delta(const unsigned char* t, u32 k) {

@@ -14,15 +14,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "bits.h"
+
 #pragma STDC FENV_ACCESS ON
-
-typedef uint32_t u32;
-typedef uint64_t u64;
-
-static inline u32 fbits(float f) { u32 u; memcpy(&u, &f, 4); return u; }
-static inline float bitsf(u32 u) { float f; memcpy(&f, &u, 4); return f; }
-static inline u64 dbits(double d) { u64 u; memcpy(&u, &d, 8); return u; }
-static inline double bitsd(u64 u) { double d; memcpy(&d, &u, 8); return d; }
 
 // The GPU's NaN results: single precision gives the canonical 0x7fffffff whatever the inputs
 // (payloads are not propagated).
