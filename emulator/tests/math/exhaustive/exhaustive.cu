@@ -8,7 +8,7 @@
 //   ./exhaustive --host --only NAME,...   (no GPU: the emulator's hashes, per range)
 //
 // LIBDEVICE_X86_O: build/emulator/libdevice/libdevice_x86.o of an emulator build (the object's C
-// library calls, __cuemu_host_*, are defined below as the C library's own).
+// library calls, __cuemu_host_*, are defined in ../libdevice_host.h as the C library's own).
 //
 // Output, one block per function:
 //   #fn NAME  differing D of 4294967296
@@ -44,24 +44,7 @@ DECL(fast_logf) DECL(fast_log2f) DECL(fast_log10f) DECL(roundf)
 // libdevice's object calls these C library functions (build.py renames them); the emulator's
 // runtime defines them itself.
 #if !defined(__CUEMU__)
-float __cuemu_host_ceilf(float x) { return ceilf(x); }
-float __cuemu_host_cosf(float x) { return cosf(x); }
-float __cuemu_host_exp2f(float x) { return exp2f(x); }
-float __cuemu_host_floorf(float x) { return floorf(x); }
-float __cuemu_host_fmaf(float a, float b, float c) { return fmaf(a, b, c); }
-float __cuemu_host_log2f(float x) { return log2f(x); }
-float __cuemu_host_rintf(float x) { return rintf(x); }
-float __cuemu_host_sinf(float x) { return sinf(x); }
-float __cuemu_host_sqrtf(float x) { return sqrtf(x); }
-float __cuemu_host_tanhf(float x) { return tanhf(x); }
-float __cuemu_host_truncf(float x) { return truncf(x); }
-double __cuemu_host_ceil(double x) { return ceil(x); }
-double __cuemu_host_exp2(double x) { return exp2(x); }
-double __cuemu_host_floor(double x) { return floor(x); }
-double __cuemu_host_fma(double a, double b, double c) { return fma(a, b, c); }
-double __cuemu_host_rint(double x) { return rint(x); }
-double __cuemu_host_sqrt(double x) { return sqrt(x); }
-double __cuemu_host_trunc(double x) { return trunc(x); }
+#include "../libdevice_host.h"
 #endif
 }
 
