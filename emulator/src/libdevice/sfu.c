@@ -67,7 +67,9 @@ static inline u32 rsq_key(u32 b, int* half) {
   *half = ue >> 1;  // floor
   return (u32)(ue & 1) << 23 | (b & 0x7fffffu);
 }
-static inline double rsq_arg(u32 k) { return (1.0 + (k & 0x7fffffu) * 0x1p-23) * ((k >> 23) ? 2.0 : 1.0); }
+static inline double rsq_arg(u32 k) {
+  return (1.0 + (k & 0x7fffffu) * 0x1p-23) * ((k >> 23) ? 2.0 : 1.0);
+}
 
 float __cuemu_mufu_rsq(float x) {
   const u32 b = fbits(x), s = b & 0x80000000u, e = (b >> 23) & 0xff;

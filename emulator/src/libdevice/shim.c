@@ -291,26 +291,30 @@ double __cuemu_mufu_rcp64h(double), __cuemu_mufu_rsq64h(double);
 static float mufu_lg2(float x) { return ftz(canon_f(log2f(ftz(x)))); }
 
 static inline int below_normal(float x) { return !(fabsf(x) >= 0x1p-126f) && x == x; }
-static inline float fmul(float a, float b) { return canon_f(a * b); }
 
 // ex2.approx.f32: FSETP.GEU x, -126; inputs below it are halved and the result squared.
 float __nvvm_ex2_approx_f(float x) {
-  if (x < -126.0f) { const float y = __cuemu_mufu_ex2(fmul(x, 0.5f)); return fmul(y, y); }
+  if (x < -126.0f) {
+    const float y = __cuemu_mufu_ex2(__cuemu_fmul_f(x, 0.5f));
+    return __cuemu_fmul_f(y, y);
+  }
   return __cuemu_mufu_ex2(x);
 }
 float __nvvm_ex2_approx_ftz_f(float x) { return __cuemu_mufu_ex2(x); }
 float __nvvm_lg2_approx_f(float x) {
-  if (below_normal(x)) return canon_f(mufu_lg2(fmul(x, 0x1p24f)) + -24.0f);
+  if (below_normal(x)) return __cuemu_fadd_f(mufu_lg2(__cuemu_fmul_f(x, 0x1p24f)), -24.0f);
   return mufu_lg2(x);
 }
 float __nvvm_lg2_approx_ftz_f(float x) { return mufu_lg2(x); }
 float __nvvm_rsqrt_approx_f(float x) {
-  if (below_normal(x)) return fmul(__cuemu_mufu_rsq(fmul(x, 0x1p24f)), 4096.0f);
+  if (below_normal(x))
+    return __cuemu_fmul_f(__cuemu_mufu_rsq(__cuemu_fmul_f(x, 0x1p24f)), 4096.0f);
   return __cuemu_mufu_rsq(x);
 }
 float __nvvm_rsqrt_approx_ftz_f(float x) { return __cuemu_mufu_rsq(x); }
 float __nvvm_sqrt_approx_f(float x) {
-  if (below_normal(x)) return fmul(__cuemu_mufu_sqrt(fmul(x, 0x1p24f)), 0x1p-12f);
+  if (below_normal(x))
+    return __cuemu_fmul_f(__cuemu_mufu_sqrt(__cuemu_fmul_f(x, 0x1p24f)), 0x1p-12f);
   return __cuemu_mufu_sqrt(x);
 }
 float __nvvm_sqrt_approx_ftz_f(float x) { return __cuemu_mufu_sqrt(x); }
@@ -322,10 +326,12 @@ float __nvvm_tanh_approx_f32(float x) { return canon_f(tanhf(x)); }
 // div.approx.f32: a divisor below the normal range scales both operands by 2^24; then
 // a * MUFU.RCP(b).
 float __nvvm_div_approx_f(float a, float b) {
-  if (below_normal(b)) { a = fmul(a, 0x1p24f); b = fmul(b, 0x1p24f); }
-  return fmul(__cuemu_mufu_rcp(b), a);
+  if (below_normal(b)) { a = __cuemu_fmul_f(a, 0x1p24f); b = __cuemu_fmul_f(b, 0x1p24f); }
+  return __cuemu_fmul_f(__cuemu_mufu_rcp(b), a);
 }
-float __nvvm_div_approx_ftz_f(float a, float b) { return ftz(fmul(ftz(a), __cuemu_mufu_rcp(b))); }
+float __nvvm_div_approx_ftz_f(float a, float b) {
+  return ftz(__cuemu_fmul_f(ftz(a), __cuemu_mufu_rcp(b)));
+}
 // rcp.approx.ftz.f64 is MUFU.RCP64H alone: 20 significand bits in, the high word out.
 double __nvvm_rcp_approx_ftz_d(double x) { return __cuemu_mufu_rcp64h(x); }
 // rsqrt.approx.f64: MUFU.RSQ64H and one refinement, y + (y*e)*(0.5 + 0.375*e) with
