@@ -9,8 +9,8 @@ CPU: one x86-64 object defining the __nv_* functions with the GPU's algorithms.
 fmul/fadd/fsub to clang's contraction (-ffp-contract=fast -mfma), an experiment only.
 
 Steps: llvm-dis; rewrite.py (x86-64 target, NVVM intrinsics and libdevice's inline PTX as calls
-of shim functions, __nvvm_reflect folded); shim.c and sfu.c (the special function unit, with
-the tables of sfu/*.2b.xz unpacked beside it) to bitcode; llvm-link with shim_asm.ll; clang
+of shim functions, __nvvm_reflect folded); shim.c and sfu.c (the special function unit: the
+tables of sfu/*.2b.xz unpacked beside it, and the models sfu_fit.c fits to them) to bitcode; llvm-link with shim_asm.ll; clang
 -O2 -fPIC without contraction. The object may then call the C library's math functions (clang
 lowers llvm.floor, llvm.fma, ... to floorf, fmaf, ... on a CPU without SSE4.1/FMA). The runtime
 defines those same names to send device code here (runtime/math_library.cpp), so every
@@ -61,8 +61,11 @@ def main():
     for packed in glob.glob(os.path.join(here, "sfu", "*.2b.xz")):
         with open(os.path.join(work, os.path.basename(packed)[:-3]), "wb") as f:
             f.write(lzma.decompress(open(packed, "rb").read()))
+    fitter = os.path.join(work, "sfu_fit")
+    run([a.clang, "-O2", "-ffp-contract=off", os.path.join(here, "sfu_fit.c"), "-o", fitter, "-lm"])
+    print(run([fitter, work, os.path.join(work, "sfu_models.h")]), end="")
     run([a.clang, "-O2", "-fPIC", "-ffp-contract=off", f'-DCUEMU_SFU_DIR="{os.path.abspath(work)}"',
-         "-c", "-emit-llvm", os.path.join(here, "sfu.c"), "-o", sfu])
+         "-I", work, "-c", "-emit-llvm", os.path.join(here, "sfu.c"), "-o", sfu])
     run([a.llvm_link, x86, shim, sfu, os.path.join(here, "shim_asm.ll"), "-o", linked])
     contract = ["-ffp-contract=fast", "-mfma"] if a.contract else ["-ffp-contract=off"]
     run([a.clang, "-O2", "-fPIC"] + contract + ["-c", linked, "-o", raw])

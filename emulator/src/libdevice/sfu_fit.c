@@ -1,0 +1,207 @@
+// Fits the models of sfu_model.h to the GPU's tables, at build time (build.py runs it):
+//
+//   sfu_fit DIR OUT.h
+//
+// DIR holds the unpacked tables NAME.2b of sfu/ (per key, the GPU's result minus the correctly
+// rounded value, -2..1 ulps). For RCP, RSQ, SQRT and EX2 it rebuilds every key's GPU result,
+// fits the segments' quadratics and the squarer's error by alternating least squares, puts
+// them in fixed point, and compares sfu_predict with the GPU on every key: the keys that differ
+// become the model's exceptions. OUT.h defines sfu_model_NAME for sfu.c. Prints one line per
+// operation: keys, exceptions.
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bits.h"
+#include "sfu_model.h"
+
+static const char* dir;
+
+static unsigned char* load(const char* name, size_t keys) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s.2b", dir, name);
+  FILE* f = fopen(path, "rb");
+  if (!f) { fprintf(stderr, "sfu_fit: cannot open %s\n", path); exit(1); }
+  unsigned char* t = malloc(keys / 4);
+  if (fread(t, 1, keys / 4, f) != keys / 4) { fprintf(stderr, "sfu_fit: %s is short\n", path); exit(1); }
+  fclose(f);
+  return t;
+}
+static int delta(const unsigned char* t, u32 k) { return (int)((t[k >> 2] >> (2 * (k & 3))) & 3u) - 2; }
+
+// The correctly rounded value each key stands for, exactly as sfu_probe.cu computed it.
+static double rsq_arg(u32 k) { return (1.0 + (k & 0x7fffffu) * 0x1p-23) * ((k >> 23) ? 2.0 : 1.0); }
+static float ref_rcp(u32 k) { return (float)(1.0 / (1.0 + k * 0x1p-23)); }
+static float ref_rsq(u32 k) { return (float)(1.0 / sqrt(rsq_arg(k))); }
+static float ref_sqrt(u32 k) { return (float)sqrt(rsq_arg(k)); }
+static float ref_ex2(u32 k) {
+  const double v = (k & 0x7fffffu) * 0x1p-23;
+  return (float)exp2((k >> 23) ? -v : v);
+}
+
+// Solves the 3x3 system A x = b (Gaussian elimination with partial pivoting).
+static void solve3(double A[3][3], double b[3], double x[3]) {
+  for (int c = 0; c < 3; ++c) {
+    int p = c;
+    for (int r = c + 1; r < 3; ++r)
+      if (fabs(A[r][c]) > fabs(A[p][c])) p = r;
+    for (int j = 0; j < 3; ++j) { double t = A[c][j]; A[c][j] = A[p][j]; A[p][j] = t; }
+    { double t = b[c]; b[c] = b[p]; b[p] = t; }
+    for (int r = c + 1; r < 3; ++r) {
+      const double f = A[r][c] / A[c][c];
+      for (int j = c; j < 3; ++j) A[r][j] -= f * A[c][j];
+      b[r] -= f * b[c];
+    }
+  }
+  for (int r = 2; r >= 0; --r) {
+    double s = b[r];
+    for (int j = r + 1; j < 3; ++j) s -= A[r][j] * x[j];
+    x[r] = s / A[r][r];
+  }
+}
+
+// The GPU's result for each of the 2^KEY_BITS keys of table NAME.
+static u32* gpu_results(const char* name, u32 key_bits, float (*ref)(u32)) {
+  const u32 keys = 1u << key_bits;
+  unsigned char* t = load(name, keys);
+  u32* gpu = malloc(sizeof(u32) * keys);
+  for (u32 k = 0; k < keys; ++k) gpu[k] = fbits(ref(k)) + (u32)delta(t, k);
+  free(t);
+  return gpu;
+}
+
+// Fits the model NAME to the first 2^KEY_BITS results of GPU, with 2^UB points per segment.
+static void fit(FILE* out, const char* name, const u32* gpu, u32 key_bits, u32 ub) {
+  const u32 keys = 1u << key_bits, points = 1u << ub, segs = keys >> ub;
+  double* g = malloc(sizeof(double) * keys);  // the GPU's result in ulps of its segment
+  int* ulp_exp = malloc(sizeof(int) * segs);
+  for (u32 s = 0; s < segs; ++s) {
+    ulp_exp[s] = (int)((gpu[(s << ub) + points / 2] >> 23) & 0xff) - 127 - 23;
+    for (u32 u = 0; u < points; ++u) g[(s << ub) + u] = ldexp(bitsf(gpu[(s << ub) + u]), -ulp_exp[s]);
+  }
+  double* err = calloc(points, sizeof(double));  // the squarer's error at u, in units of 1
+  double(*c)[3] = malloc(sizeof(double[3]) * segs);
+  for (int round = 0; round < 4; ++round) {
+    for (u32 s = 0; s < segs; ++s) {  // least squares through the middle of each result's ulp
+      double A[3][3] = {{0}}, b[3] = {0};
+      for (u32 u = 0; u < points; ++u) {
+        const double x = (double)u / points, v[3] = {1.0, x, x * x + err[u]}, y = g[(s << ub) + u] + 0.5;
+        for (int i = 0; i < 3; ++i) {
+          b[i] += v[i] * y;
+          for (int j = 0; j < 3; ++j) A[i][j] += v[i] * v[j];
+        }
+      }
+      solve3(A, b, c[s]);
+    }
+    if (round == 3) break;
+    for (u32 u = 0; u < points; ++u) {  // the error every segment allows at u
+      const double x = (double)u / points;
+      double lo = -INFINITY, hi = INFINITY;
+      for (u32 s = 0; s < segs; ++s) {
+        const double y0 = c[s][0] + c[s][1] * x + c[s][2] * x * x, gv = g[(s << ub) + u];
+        const double a = (gv - y0) / c[s][2], z = (gv + 1 - y0) / c[s][2];
+        lo = fmax(lo, fmin(a, z));
+        hi = fmin(hi, fmax(a, z));
+      }
+      err[u] = (lo + hi) / 2;
+    }
+  }
+  sfu_segment* seg = calloc(segs, sizeof(sfu_segment));
+  double most = 0;
+  for (u32 u = 0; u < points; ++u) most = fmax(most, fabs(ldexp(err[u], 2 * (int)ub)));
+  int shift = 0;
+  while (most / (1 << shift) > 32000) ++shift;
+  int16_t* q = malloc(sizeof(int16_t) * points);
+  for (u32 u = 0; u < points; ++u) q[u] = (int16_t)llround(ldexp(err[u], 2 * (int)ub - shift));
+  for (u32 s = 0; s < segs; ++s) {
+    seg[s].c0 = llround(ldexp(c[s][0], 32));
+    seg[s].c1 = llround(ldexp(c[s][1], 32 - (int)ub));
+    seg[s].c2 = llround(ldexp(c[s][2], 16));
+    seg[s].ulp_exp = ulp_exp[s];
+    if (fabs(c[s][2]) * ldexp(2.0, 2 * (int)ub) >= 0x1p62 / 65536) {
+      fprintf(stderr, "sfu_fit: %s: segment %u's square term overflows\n", name, s);
+      exit(1);
+    }
+  }
+  sfu_model m = {seg, q, NULL, ub, (u32)shift, 0};
+  u32 n = 0;
+  u32* miss = malloc(sizeof(u32) * keys);
+  for (u32 k = 0; k < keys; ++k)
+    if (sfu_predict(&m, k) != gpu[k]) miss[n++] = k;
+  // About two exceptions per bucket of eight; more buckets while one overflows.
+  u32 log2 = 0;
+  while ((2u << log2) < n) ++log2;
+  sfu_bucket* exc = NULL;
+  for (;; ++log2) {
+    exc = realloc(exc, sizeof(sfu_bucket) << log2);
+    memset(exc, 0xff, sizeof(sfu_bucket) << log2);
+    u32 i = 0;
+    for (; i < n; ++i) {
+      sfu_bucket* b = &exc[sfu_hash(miss[i], log2)];
+      int j = 0;
+      while (j < 8 && b->key[j] != 0xffffffffu) ++j;
+      if (j == 8) break;
+      b->key[j] = miss[i];
+      b->bits[j] = gpu[miss[i]];
+    }
+    if (i == n) break;
+  }
+  m.exc = exc;
+  m.exc_log2 = log2;
+  for (u32 k = 0; k < keys; ++k)
+    if (sfu_model_bits(&m, k) != gpu[k]) { fprintf(stderr, "sfu_fit: %s: key %u\n", name, k); exit(1); }
+  printf("sfu_fit: %s: %u keys, %u segments of %u, %u exceptions (error shift %d)\n", name, keys, segs, points, n, shift);
+
+  fprintf(out, "static const sfu_segment sfu_%s_seg[%u] = {\n", name, segs);
+  for (u32 s = 0; s < segs; ++s)
+    fprintf(out, "{%lldLL,%lldLL,%lldLL,%d,0},\n", (long long)seg[s].c0, (long long)seg[s].c1,
+            (long long)seg[s].c2, seg[s].ulp_exp);
+  fprintf(out, "};\nstatic const int16_t sfu_%s_err[%u] = {\n", name, points);
+  for (u32 u = 0; u < points; ++u) fprintf(out, "%d,%s", q[u], (u % 16 == 15) ? "\n" : "");
+  fprintf(out, "};\nstatic const sfu_bucket sfu_%s_exc[%u] __attribute__((aligned(64))) = {\n", name, 1u << log2);
+  for (u32 i = 0; i < 1u << log2; ++i) {
+    fprintf(out, "{{");
+    for (int j = 0; j < 8; ++j) fprintf(out, "%uu,", exc[i].key[j]);
+    fprintf(out, "},{");
+    for (int j = 0; j < 8; ++j) fprintf(out, "%uu,", exc[i].bits[j]);
+    fprintf(out, "}},\n");
+  }
+  fprintf(out, "};\nstatic const sfu_model sfu_model_%s = {sfu_%s_seg, sfu_%s_err, sfu_%s_exc, %u, %d, %u};\n",
+          name, name, name, name, ub, shift, log2);
+  free(miss); free(exc); free(q); free(seg); free(c); free(err); free(ulp_exp); free(g);
+}
+
+static void fit_table(FILE* out, const char* name, u32 key_bits, u32 ub, float (*ref)(u32)) {
+  u32* gpu = gpu_results(name, key_bits, ref);
+  fit(out, name, gpu, key_bits, ub);
+  free(gpu);
+}
+
+int main(int argc, char** argv) {
+  if (argc != 3) { fprintf(stderr, "usage: sfu_fit DIR OUT.h\n"); return 2; }
+  dir = argv[1];
+  FILE* out = fopen(argv[2], "w");
+  if (!out) { fprintf(stderr, "sfu_fit: cannot write %s\n", argv[2]); return 1; }
+  fprintf(out, "// Generated by sfu_fit.c from the tables of sfu/: do not edit.\n");
+  // Segments: 128 per binade for RCP, 64 for RSQ, SQRT and EX2 (the fewest exceptions).
+  fit_table(out, "rcp", 23, 16, ref_rcp);
+  fit_table(out, "rsq", 24, 17, ref_rsq);
+  fit_table(out, "sqrt", 24, 17, ref_sqrt);
+  // EX2 of -f is half of EX2 of f's ones' complement (1 - f - 2^-23) on every key but f = 0:
+  // checked here, so the model covers f >= 0 only.
+  u32* ex2 = gpu_results("ex2", 24, ref_ex2);
+  for (u32 k = 1; k < 1u << 23; ++k)
+    if (ex2[(1u << 23) | k] != ex2[(1u << 23) - 1 - k] - (1u << 23)) {
+      fprintf(stderr, "sfu_fit: ex2: the negative key %u is not the ones' complement's half\n", k);
+      return 1;
+    }
+  if (ex2[0] != 0x3f800000u || ex2[1u << 23] != 0x3f800000u) {
+    fprintf(stderr, "sfu_fit: ex2: EX2(+-0) is not 1\n");
+    return 1;
+  }
+  fit(out, "ex2", ex2, 23, 17);
+  free(ex2);
+  return fclose(out) == 0 ? 0 : 1;
+}

@@ -1,0 +1,68 @@
+// A model of one MUFU operation over its key (see sfu.c), shared by sfu.c and the program that
+// fits it at build time (sfu_fit.c), so that both compute a prediction the same way.
+//
+// The unit interpolates: a key's top bits choose a segment, its low UB bits a point u in it, and
+// the result is a quadratic in u whose square term carries an error that depends on u alone
+// (the squarer's). So per segment three coefficients, per u the squarer's error, all in fixed
+// point, give floor(c0 + c1 u + c2 q(u)) ulps of the segment, in integer arithmetic. The
+// keys where that is not the GPU's result (about 0.1% of them) are exceptions, found at build
+// time by comparing every key with the table, and kept in a small hash table with their exact
+// bits. The model is exact on every key by construction; the fit only decides how many
+// exceptions there are, so how small and fast the model is.
+#ifndef CUEMU_SFU_MODEL_H
+#define CUEMU_SFU_MODEL_H
+#include <stdint.h>
+
+typedef struct {
+  int64_t c0;       // ulps * 2^32
+  int64_t c1;       // ulps * 2^32 per step of u
+  int64_t c2;       // ulps * 2^16 per unit of (u / 2^UB)^2
+  int32_t ulp_exp;  // one ulp of the segment is 2^ulp_exp
+  int32_t unused;
+} sfu_segment;
+
+// The exceptions: 2^exc_log2 buckets of 8 keys each (0xffffffff: an empty slot), each key in the
+// bucket its hash names; one bucket is one cache line, compared without branches.
+typedef struct {
+  uint32_t key[8];
+  uint32_t bits[8];
+} sfu_bucket;
+
+typedef struct {
+  const sfu_segment* seg;
+  const int16_t* err;  // the squarer's error at u, in units of 2^(err_shift - 2 UB)
+  const sfu_bucket* exc;
+  uint32_t ub;         // bits of u
+  uint32_t err_shift;
+  uint32_t exc_log2;
+} sfu_model;
+
+static inline uint32_t sfu_hash(uint32_t key, uint32_t log2) {
+  return log2 ? (key * 0x9E3779B1u) >> (32 - log2) : 0;
+}
+
+// The float bits of the prediction for KEY, exceptions aside.
+static inline uint32_t sfu_predict(const sfu_model* m, uint32_t key) {
+  const sfu_segment* s = &m->seg[key >> m->ub];
+  const uint32_t u = key & ((1u << m->ub) - 1);
+  const int64_t q = (int64_t)u * u + ((int64_t)m->err[u] * (1 << m->err_shift));  // < 2^(2 UB + 1)
+  // c2 * q < 2^62: checked by the fit.
+  const int64_t y32 = s->c0 + s->c1 * (int64_t)u + ((s->c2 * q) >> (2 * m->ub - 16));
+  const int64_t y = y32 >> 32;  // floor
+  if (y >= (1 << 23) && y < (1 << 24))
+    return (uint32_t)(s->ulp_exp + 23 + 127) << 23 | ((uint32_t)y & 0x7fffffu);
+  union { float f; uint32_t b; } r;
+  union { uint64_t b; double d; } scale = {(uint64_t)(1023 + s->ulp_exp) << 52};
+  r.f = (float)((double)y * scale.d);
+  return r.b;
+}
+
+// The GPU's float bits for KEY.
+static inline uint32_t sfu_model_bits(const sfu_model* m, uint32_t key) {
+  const sfu_bucket* b = &m->exc[sfu_hash(key, m->exc_log2)];
+  uint32_t hit = 0;
+  for (int i = 0; i < 8; ++i) hit |= (uint32_t)(b->key[i] == key) << i;
+  if (__builtin_expect(hit != 0, 0)) return b->bits[__builtin_ctz(hit)];
+  return sfu_predict(m, key);
+}
+#endif
