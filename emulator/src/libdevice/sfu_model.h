@@ -37,12 +37,12 @@ typedef struct {
   uint32_t exc_log2;
 } sfu_model;
 
-static inline uint32_t sfu_hash(uint32_t key, uint32_t log2) {
+static inline __attribute__((always_inline)) uint32_t sfu_hash(uint32_t key, uint32_t log2) {
   return log2 ? (key * 0x9E3779B1u) >> (32 - log2) : 0;
 }
 
 // The float bits of the prediction for KEY, exceptions aside.
-static inline uint32_t sfu_predict(const sfu_model* m, uint32_t key) {
+static inline __attribute__((always_inline)) uint32_t sfu_predict(const sfu_model* m, uint32_t key) {
   const sfu_segment* s = &m->seg[key >> m->ub];
   const uint32_t u = key & ((1u << m->ub) - 1);
   const int64_t q = (int64_t)u * u + ((int64_t)m->err[u] * (1 << m->err_shift));  // < 2^(2 UB + 1)
@@ -58,7 +58,7 @@ static inline uint32_t sfu_predict(const sfu_model* m, uint32_t key) {
 }
 
 // The GPU's float bits for KEY.
-static inline uint32_t sfu_model_bits(const sfu_model* m, uint32_t key) {
+static inline __attribute__((always_inline)) uint32_t sfu_model_bits(const sfu_model* m, uint32_t key) {
   const sfu_bucket* b = &m->exc[sfu_hash(key, m->exc_log2)];
   uint32_t hit = 0;
   for (int i = 0; i < 8; ++i) hit |= (uint32_t)(b->key[i] == key) << i;
