@@ -34,9 +34,6 @@ SFU_TABLE(rsq64h)
 
 static inline u32 hiword(double d) { return (u32)(dbits(d) >> 32); }
 
-static inline int delta(const unsigned char* t, u32 k) {
-  return (int)((t[k >> 2] >> (2 * (k & 3))) & 3u) - 2;
-}
 static const u32 kNaN = 0x7fffffffu;
 
 // A result R (the bits of the key's result) with E added to its exponent; zero (sign S) when it
@@ -113,7 +110,7 @@ double __cuemu_mufu_rcp64h(double x) {
   const u32 h = hiword(x), s = h & 0x80000000u, e = (h >> 20) & 0x7ff, m = h & 0xfffffu;
   if (e == 0x7ff) return m ? bitsd(0x7fffffff00000000ull) : bitsd((u64)s << 32);
   if (e == 0) return bitsd((u64)(s | 0x7ff00000u) << 32);
-  const u32 r = hiword(1.0 / (1.0 + m * 0x1p-20)) + delta(__cuemu_sfu_rcp64h, m);
+  const u32 r = hiword(1.0 / (1.0 + m * 0x1p-20)) + sfu_table_delta(__cuemu_sfu_rcp64h, m);
   return scale_hi(r, -((int)e - 1023), s);
 }
 
@@ -126,6 +123,6 @@ double __cuemu_mufu_rsq64h(double x) {
   const int ue = (int)e - 1023;
   const u32 k = (u32)(ue & 1) << 20 | m;
   const double arg = (1.0 + m * 0x1p-20) * ((ue & 1) ? 2.0 : 1.0);
-  const u32 r = hiword(1.0 / sqrt(arg)) + delta(__cuemu_sfu_rsq64h, k);
+  const u32 r = hiword(1.0 / sqrt(arg)) + sfu_table_delta(__cuemu_sfu_rsq64h, k);
   return scale_hi(r, -(ue >> 1), 0);
 }

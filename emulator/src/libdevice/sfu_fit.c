@@ -29,7 +29,6 @@ static unsigned char* load(const char* name, size_t keys) {
   fclose(f);
   return t;
 }
-static int delta(const unsigned char* t, u32 k) { return (int)((t[k >> 2] >> (2 * (k & 3))) & 3u) - 2; }
 
 // The correctly rounded value each key stands for, exactly as sfu_probe.cu computed it.
 static double rsq_arg(u32 k) { return (1.0 + (k & 0x7fffffu) * 0x1p-23) * ((k >> 23) ? 2.0 : 1.0); }
@@ -67,7 +66,7 @@ static u32* gpu_results(const char* name, u32 key_bits, float (*ref)(u32)) {
   const u32 keys = 1u << key_bits;
   unsigned char* t = load(name, keys);
   u32* gpu = malloc(sizeof(u32) * keys);
-  for (u32 k = 0; k < keys; ++k) gpu[k] = fbits(ref(k)) + (u32)delta(t, k);
+  for (u32 k = 0; k < keys; ++k) gpu[k] = fbits(ref(k)) + (u32)sfu_table_delta(t, k);
   free(t);
   return gpu;
 }

@@ -13,6 +13,12 @@
 #define CUEMU_SFU_MODEL_H
 #include <stdint.h>
 
+// An entry of a table of sfu/ (NAME.2b): the GPU's result for key K minus the correctly
+// rounded value, -2..1 ulps, two bits per key, four keys per byte, the lowest in the low bits.
+static inline int sfu_table_delta(const unsigned char* t, uint32_t k) {
+  return (int)((t[k >> 2] >> (2 * (k & 3))) & 3u) - 2;
+}
+
 typedef struct {
   int64_t c0;       // ulps * 2^32
   int64_t c1;       // ulps * 2^32 per step of u
