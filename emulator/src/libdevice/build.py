@@ -10,7 +10,7 @@ fmul/fadd/fsub to clang's contraction (-ffp-contract=fast -mfma), an experiment 
 
 Steps: llvm-dis; rewrite.py (x86-64 target, NVVM intrinsics and libdevice's inline PTX as calls
 of shim functions, __nvvm_reflect folded); shim.c and sfu.c (the special function unit: the
-tables of sfu/*.2b.xz unpacked beside it, and the models sfu_fit.c fits to them) to bitcode; llvm-link with shim_asm.ll; clang
+tables of sfu/*.xz unpacked beside it, and the models sfu_fit.c fits to them) to bitcode; llvm-link with shim_asm.ll; clang
 -O2 -fPIC without contraction. The object may then call the C library's math functions (clang
 lowers llvm.floor, llvm.fma, ... to floorf, fmaf, ... on a CPU without SSE4.1/FMA). The runtime
 defines those same names to send device code here (runtime/math_library.cpp), so every
@@ -58,7 +58,7 @@ def main():
     run([a.clang, "-O2", "-fPIC", "-frounding-math", "-ffp-contract=off", "-c", "-emit-llvm",
          os.path.join(here, "shim.c"), "-o", shim])
     sfu = os.path.join(work, "sfu.bc")
-    for packed in glob.glob(os.path.join(here, "sfu", "*.2b.xz")):
+    for packed in glob.glob(os.path.join(here, "sfu", "*.xz")):
         with open(os.path.join(work, os.path.basename(packed)[:-3]), "wb") as f:
             f.write(lzma.decompress(open(packed, "rb").read()))
     fitter = os.path.join(work, "sfu_fit")

@@ -35,7 +35,7 @@ endforeach()
 get_filename_component(_llvm_bin "${CUEMU_LIBDEVICE_llvm_dis}" DIRECTORY)
 set(_src ${CMAKE_CURRENT_LIST_DIR})
 set(CUEMU_LIBDEVICE_OBJECT ${CMAKE_CURRENT_BINARY_DIR}/libdevice/libdevice_x86.o)
-file(GLOB _sfu_tables CONFIGURE_DEPENDS ${_src}/sfu/*.2b.xz)
+file(GLOB _sfu_tables CONFIGURE_DEPENDS ${_src}/sfu/*.xz)
 add_custom_command(
   OUTPUT ${CUEMU_LIBDEVICE_OBJECT}
   COMMAND ${Python3_EXECUTABLE} ${_src}/build.py --libdevice ${CUEMU_LIBDEVICE}

@@ -1,4 +1,4 @@
-// The GPU's special function unit (MUFU) for the CPU: RCP, RSQ, SQRT and EX2 in single
+// The GPU's special function unit (MUFU) for the CPU: RCP, RSQ, SQRT, EX2 and LG2 in single
 // precision, RCP64H and RSQ64H in double precision, bit for bit as an H200 computes them.
 //
 // emulator/tests/math/sfu/sfu_probe.cu ran each operation on all 2^32 inputs of an H200 and
@@ -104,6 +104,18 @@ float __cuemu_mufu_ex2(float x) {
                 : s  ? sfu_model_bits(&sfu_model_ex2, 0x7fffffu - f) - (1u << 23)
                      : sfu_model_bits(&sfu_model_ex2, f);
   return scale_f(r, s ? -n : n, 0);
+}
+
+// LG2: the sum ue + L(m) in fixed point with 36 fraction bits, truncated toward zero (a negative
+// sum as its ones' complement: sfu_lg2_bits), where L(m) is the model fitted to the results of
+// [1, 2) and [0.5, 1) (sfu/lg2.dd). x = 1 gives 0.
+float __cuemu_mufu_lg2(float x) {
+  const u32 b = fbits(x), s = b & 0x80000000u, e = (b >> 23) & 0xff, m = b & 0x7fffffu;
+  if (e == 0xff) return (m || s) ? bitsf(kNaN) : x;
+  if (e == 0) return bitsf(0xff800000u);  // zeros and (flushed) denormals of either sign
+  if (s) return bitsf(kNaN);
+  if (b == 0x3f800000u) return 0.0f;
+  return bitsf(sfu_lg2_bits((int32_t)e - 127, sfu_fixed_value(&sfu_model_lg2, m)));
 }
 
 double __cuemu_mufu_rcp64h(double x) {

@@ -3,7 +3,7 @@
 //   sfu_fit DIR OUT.h
 //
 // DIR holds the unpacked tables NAME.2b of sfu/ (per key, the GPU's result minus the correctly
-// rounded value, -2..1 ulps). For RCP, RSQ, SQRT and EX2 it rebuilds every key's GPU result,
+// rounded value, -2..1 ulps) and lg2.dd (fit_lg2). For RCP, RSQ, SQRT and EX2 it rebuilds every key's GPU result,
 // fits the segments' quadratics and the squarer's error by alternating least squares, puts
 // them in fixed point, and compares sfu_predict with the GPU on every key: the keys that differ
 // become the model's exceptions. OUT.h defines sfu_model_NAME for sfu.c. Prints one line per
@@ -19,15 +19,22 @@
 
 static const char* dir;
 
-static unsigned char* load(const char* name, size_t keys) {
+// The first BYTES bytes of DIR/FILE.
+static void* load_file(const char* file, size_t bytes) {
   char path[4096];
-  snprintf(path, sizeof path, "%s/%s.2b", dir, name);
+  snprintf(path, sizeof path, "%s/%s", dir, file);
   FILE* f = fopen(path, "rb");
   if (!f) { fprintf(stderr, "sfu_fit: cannot open %s\n", path); exit(1); }
-  unsigned char* t = malloc(keys / 4);
-  if (fread(t, 1, keys / 4, f) != keys / 4) { fprintf(stderr, "sfu_fit: %s is short\n", path); exit(1); }
+  void* t = malloc(bytes);
+  if (fread(t, 1, bytes, f) != bytes) { fprintf(stderr, "sfu_fit: %s is short\n", path); exit(1); }
   fclose(f);
   return t;
+}
+
+static unsigned char* load(const char* name, size_t keys) {
+  char file[256];
+  snprintf(file, sizeof file, "%s.2b", name);
+  return load_file(file, keys / 4);
 }
 
 // The correctly rounded value each key stands for, exactly as sfu_probe.cu computed it.
@@ -69,6 +76,42 @@ static u32* gpu_results(const char* name, u32 key_bits, float (*ref)(u32)) {
   for (u32 k = 0; k < keys; ++k) gpu[k] = fbits(ref(k)) + (u32)sfu_table_delta(t, k);
   free(t);
   return gpu;
+}
+
+// Places N keys into 2^log2 buckets of eight (about two per bucket; more buckets while one
+// overflows), each with its bits.
+static sfu_bucket* place(const u32* keys, const u32* bits, u32 n, u32* log2_out) {
+  u32 log2 = 0;
+  while ((2u << log2) < n) ++log2;
+  sfu_bucket* exc = NULL;
+  for (;; ++log2) {
+    exc = realloc(exc, sizeof(sfu_bucket) << log2);
+    memset(exc, 0xff, sizeof(sfu_bucket) << log2);
+    u32 i = 0;
+    for (; i < n; ++i) {
+      sfu_bucket* b = &exc[sfu_hash(keys[i], log2)];
+      int j = 0;
+      while (j < 8 && b->key[j] != 0xffffffffu) ++j;
+      if (j == 8) break;
+      b->key[j] = keys[i];
+      b->bits[j] = bits[i];
+    }
+    if (i == n) break;
+  }
+  *log2_out = log2;
+  return exc;
+}
+
+static void print_buckets(FILE* out, const char* name, const sfu_bucket* exc, u32 log2) {
+  fprintf(out, "static const sfu_bucket sfu_%s_exc[%u] __attribute__((aligned(64))) = {\n", name, 1u << log2);
+  for (u32 i = 0; i < 1u << log2; ++i) {
+    fprintf(out, "{{");
+    for (int j = 0; j < 8; ++j) fprintf(out, "%uu,", exc[i].key[j]);
+    fprintf(out, "},{");
+    for (int j = 0; j < 8; ++j) fprintf(out, "%uu,", exc[i].bits[j]);
+    fprintf(out, "}},\n");
+  }
+  fprintf(out, "};\n");
 }
 
 // Fits the model NAME to the first 2^KEY_BITS results of GPU, with 2^UB points per segment.
@@ -129,24 +172,11 @@ static void fit(FILE* out, const char* name, const u32* gpu, u32 key_bits, u32 u
   u32* miss = malloc(sizeof(u32) * keys);
   for (u32 k = 0; k < keys; ++k)
     if (sfu_predict(&m, k) != gpu[k]) miss[n++] = k;
-  // About two exceptions per bucket of eight; more buckets while one overflows.
-  u32 log2 = 0;
-  while ((2u << log2) < n) ++log2;
-  sfu_bucket* exc = NULL;
-  for (;; ++log2) {
-    exc = realloc(exc, sizeof(sfu_bucket) << log2);
-    memset(exc, 0xff, sizeof(sfu_bucket) << log2);
-    u32 i = 0;
-    for (; i < n; ++i) {
-      sfu_bucket* b = &exc[sfu_hash(miss[i], log2)];
-      int j = 0;
-      while (j < 8 && b->key[j] != 0xffffffffu) ++j;
-      if (j == 8) break;
-      b->key[j] = miss[i];
-      b->bits[j] = gpu[miss[i]];
-    }
-    if (i == n) break;
-  }
+  u32* bits = malloc(sizeof(u32) * (n ? n : 1));
+  for (u32 i = 0; i < n; ++i) bits[i] = gpu[miss[i]];
+  u32 log2;
+  sfu_bucket* exc = place(miss, bits, n, &log2);
+  free(bits);
   m.exc = exc;
   m.exc_log2 = log2;
   for (u32 k = 0; k < keys; ++k)
@@ -159,15 +189,9 @@ static void fit(FILE* out, const char* name, const u32* gpu, u32 key_bits, u32 u
             (long long)seg[s].c2, seg[s].ulp_exp);
   fprintf(out, "};\nstatic const int16_t sfu_%s_err[%u] = {\n", name, points);
   for (u32 u = 0; u < points; ++u) fprintf(out, "%d,%s", q[u], (u % 16 == 15) ? "\n" : "");
-  fprintf(out, "};\nstatic const sfu_bucket sfu_%s_exc[%u] __attribute__((aligned(64))) = {\n", name, 1u << log2);
-  for (u32 i = 0; i < 1u << log2; ++i) {
-    fprintf(out, "{{");
-    for (int j = 0; j < 8; ++j) fprintf(out, "%uu,", exc[i].key[j]);
-    fprintf(out, "},{");
-    for (int j = 0; j < 8; ++j) fprintf(out, "%uu,", exc[i].bits[j]);
-    fprintf(out, "}},\n");
-  }
-  fprintf(out, "};\nstatic const sfu_model sfu_model_%s = {sfu_%s_seg, sfu_%s_err, sfu_%s_exc, %u, %d, %u};\n",
+  fprintf(out, "};\n");
+  print_buckets(out, name, exc, log2);
+  fprintf(out, "static const sfu_model sfu_model_%s = {sfu_%s_seg, sfu_%s_err, sfu_%s_exc, %u, %d, %u};\n",
           name, name, name, name, ub, shift, log2);
   free(miss); free(exc); free(q); free(seg); free(c); free(err); free(ulp_exp); free(g);
 }
@@ -176,6 +200,120 @@ static void fit_table(FILE* out, const char* name, u32 key_bits, u32 ub, float (
   u32* gpu = gpu_results(name, key_bits, ref);
   fit(out, name, gpu, key_bits, ub);
   free(gpu);
+}
+
+// LG2 (see sfu.c): sfu/lg2.dd holds the GPU's results for x in [1, 2) and then in [0.5, 1), per
+// key (the significand) the difference of its float bits from the previous key's (int32; the
+// first key's from 0). ue = 0 gives L truncated to a float, ue = -1 the truncated ones'
+// complement 1 - L - 2^-36: together, for every key, the interval [lo, hi] of the values of L (in
+// units of 2^-36) that give both results, and every other exponent's result with them. (x = 1
+// gives 0 whatever L(0) is: the one key whose [1, 2) result is not L's.) The model is fitted to
+// the intervals, each key's prediction must lie in its interval, and the keys where it does not
+// become exceptions holding the difference to the interval's middle.
+static void fit_lg2(FILE* out) {
+  const u32 keys = 1u << 23, ub = 17, points = 1u << ub, segs = keys >> ub;
+  const int64_t one = (int64_t)1 << 36;
+  int32_t* dd = (int32_t*)load_file("lg2.dd", 8 * (size_t)keys);
+  u32* gpu = malloc(sizeof(u32) * 2 * keys);  // [1, 2), then [0.5, 1)
+  for (u32 h = 0; h < 2; ++h) {
+    u32 bits = 0;
+    for (u32 k = 0; k < keys; ++k) gpu[h * keys + k] = bits += (u32)dd[h * keys + k];
+  }
+  free(dd);
+  if (gpu[0] != 0) { fprintf(stderr, "sfu_fit: lg2: LG2(1) is not 0\n"); exit(1); }
+  int64_t* lo = malloc(sizeof(int64_t) * keys);
+  int64_t* hi = malloc(sizeof(int64_t) * keys);
+  for (u32 k = 0; k < keys; ++k) {
+    // The integers v with RZ(v 2^-36) = f: [ceil(f 2^36), ceil(next(f) 2^36) - 1].
+    const float f1 = -bitsf(gpu[keys + k]);  // 1 - L - 2^-36, truncated
+    int64_t l = one - 1 - ((int64_t)ceil(ldexp(nextafterf(f1, INFINITY), 36)) - 1);
+    int64_t h = one - 1 - (int64_t)ceil(ldexp(f1, 36));
+    if (k != 0) {
+      const float f0 = bitsf(gpu[k]);  // L, truncated
+      const int64_t l0 = (int64_t)ceil(ldexp(f0, 36)), h0 = (int64_t)ceil(ldexp(nextafterf(f0, INFINITY), 36)) - 1;
+      l = l > l0 ? l : l0;
+      h = h < h0 ? h : h0;
+    }
+    if (l > h) { fprintf(stderr, "sfu_fit: lg2: key %u: no L gives both results\n", k); exit(1); }
+    lo[k] = l;
+    hi[k] = h;
+  }
+  // Alternating least squares as in fit(), on the intervals' middles weighted by their narrowness.
+  double* err = calloc(points, sizeof(double));
+  double(*c)[3] = malloc(sizeof(double[3]) * segs);
+  for (int round = 0; round < 8; ++round) {
+    for (u32 s = 0; s < segs; ++s) {
+      double A[3][3] = {{0}}, b[3] = {0};
+      for (u32 u = 0; u < points; ++u) {
+        const u32 k = (s << ub) + u;
+        const double x = (double)u / points, v[3] = {1.0, x, x * x + err[u]};
+        const double y = 0.5 * (double)(lo[k] + hi[k]) + 0.5, w = 1.0 / (double)(hi[k] - lo[k] + 1);
+        for (int i = 0; i < 3; ++i) {
+          b[i] += w * v[i] * y;
+          for (int j = 0; j < 3; ++j) A[i][j] += w * v[i] * v[j];
+        }
+      }
+      solve3(A, b, c[s]);
+    }
+    if (round == 7) break;
+    for (u32 u = 0; u < points; ++u) {
+      const double x = (double)u / points;
+      double l = -INFINITY, h = INFINITY;
+      for (u32 s = 0; s < segs; ++s) {
+        const u32 k = (s << ub) + u;
+        const double y0 = c[s][0] + c[s][1] * x + c[s][2] * x * x;
+        const double a = ((double)lo[k] - y0) / c[s][2], z = ((double)hi[k] + 1 - y0) / c[s][2];
+        l = fmax(l, fmin(a, z));
+        h = fmin(h, fmax(a, z));
+      }
+      err[u] = (l + h) / 2;
+    }
+  }
+  sfu_fixed_segment* seg = calloc(segs, sizeof(sfu_fixed_segment));
+  double most = 0;
+  for (u32 u = 0; u < points; ++u) most = fmax(most, fabs(ldexp(err[u], 2 * (int)ub)));
+  int shift = 0;
+  while (most / (1 << shift) > 32000) ++shift;
+  int16_t* q = malloc(sizeof(int16_t) * points);
+  for (u32 u = 0; u < points; ++u) q[u] = (int16_t)llround(ldexp(err[u], 2 * (int)ub - shift));
+  for (u32 s = 0; s < segs; ++s) {
+    seg[s].c0 = llround(ldexp(c[s][0], 16));
+    seg[s].c1 = llround(ldexp(c[s][1], 16 - (int)ub));
+    seg[s].c2 = llround(ldexp(c[s][2], 16));
+  }
+  sfu_fixed_model m = {seg, q, NULL, ub, (u32)shift, 0};
+  u32 n = 0;
+  u32* miss = malloc(sizeof(u32) * keys);
+  u32* delta = malloc(sizeof(u32) * keys);
+  for (u32 k = 0; k < keys; ++k) {
+    const int64_t y = sfu_fixed_predict(&m, k);
+    if (y < lo[k] || y > hi[k]) {
+      miss[n] = k;
+      delta[n++] = (u32)(int32_t)((lo[k] + hi[k]) / 2 - y);
+    }
+  }
+  u32 log2;
+  sfu_bucket* exc = place(miss, delta, n, &log2);
+  m.exc = exc;
+  m.exc_log2 = log2;
+  for (u32 k = 0; k < keys; ++k) {
+    const int64_t l = sfu_fixed_value(&m, k);
+    if (l < lo[k] || l > hi[k] || (k != 0 && sfu_lg2_bits(0, l) != gpu[k]) || sfu_lg2_bits(-1, l) != gpu[keys + k]) {
+      fprintf(stderr, "sfu_fit: lg2: key %u\n", k);
+      exit(1);
+    }
+  }
+  printf("sfu_fit: lg2: %u keys, %u segments of %u, %u exceptions (error shift %d)\n", keys, segs, points, n, shift);
+  fprintf(out, "static const sfu_fixed_segment sfu_lg2_seg[%u] = {\n", segs);
+  for (u32 s = 0; s < segs; ++s)
+    fprintf(out, "{%lldLL,%lldLL,%lldLL},\n", (long long)seg[s].c0, (long long)seg[s].c1, (long long)seg[s].c2);
+  fprintf(out, "};\nstatic const int16_t sfu_lg2_err[%u] = {\n", points);
+  for (u32 u = 0; u < points; ++u) fprintf(out, "%d,%s", q[u], (u % 16 == 15) ? "\n" : "");
+  fprintf(out, "};\n");
+  print_buckets(out, "lg2", exc, log2);
+  fprintf(out, "static const sfu_fixed_model sfu_model_lg2 = {sfu_lg2_seg, sfu_lg2_err, sfu_lg2_exc, %u, %d, %u};\n",
+          ub, shift, log2);
+  free(miss); free(delta); free(exc); free(q); free(seg); free(c); free(err); free(lo); free(hi); free(gpu);
 }
 
 int main(int argc, char** argv) {
@@ -202,5 +340,6 @@ int main(int argc, char** argv) {
   }
   fit(out, "ex2", ex2, 23, 17);
   free(ex2);
+  fit_lg2(out);
   return fclose(out) == 0 ? 0 : 1;
 }

@@ -63,12 +63,68 @@ static inline __attribute__((always_inline)) uint32_t sfu_predict(const sfu_mode
   return r.b;
 }
 
-// The GPU's float bits for KEY.
-static inline __attribute__((always_inline)) uint32_t sfu_model_bits(const sfu_model* m, uint32_t key) {
-  const sfu_bucket* b = &m->exc[sfu_hash(key, m->exc_log2)];
+// The exception for KEY: 1 and its bits in *BITS if KEY is one, else 0.
+static inline __attribute__((always_inline)) int sfu_exception(const sfu_bucket* exc, uint32_t exc_log2,
+                                                               uint32_t key, uint32_t* bits) {
+  const sfu_bucket* b = &exc[sfu_hash(key, exc_log2)];
   uint32_t hit = 0;
   for (int i = 0; i < 8; ++i) hit |= (uint32_t)(b->key[i] == key) << i;
-  if (__builtin_expect(hit != 0, 0)) return b->bits[__builtin_ctz(hit)];
+  if (__builtin_expect(hit != 0, 0)) {
+    *bits = b->bits[__builtin_ctz(hit)];
+    return 1;
+  }
+  return 0;
+}
+
+// The GPU's float bits for KEY.
+static inline __attribute__((always_inline)) uint32_t sfu_model_bits(const sfu_model* m, uint32_t key) {
+  uint32_t bits;
+  if (sfu_exception(m->exc, m->exc_log2, key, &bits)) return bits;
   return sfu_predict(m, key);
+}
+
+// LG2 is not a float per key but a fixed-point sum, ue + L(m) with 36 fraction bits (sfu.c), so
+// its model gives L(m) in units of 2^-36: the same interpolation, floor(c0 + c1 u + c2 q(u)),
+// with the coefficients in units * 2^16 (c2 per unit of (u / 2^UB)^2, the product in 128 bits),
+// and an exception's bits the difference from the prediction.
+typedef struct {
+  int64_t c0, c1, c2;
+} sfu_fixed_segment;
+
+typedef struct {
+  const sfu_fixed_segment* seg;
+  const int16_t* err;  // as sfu_model's
+  const sfu_bucket* exc;
+  uint32_t ub;
+  uint32_t err_shift;
+  uint32_t exc_log2;
+} sfu_fixed_model;
+
+static inline __attribute__((always_inline)) int64_t sfu_fixed_predict(const sfu_fixed_model* m, uint32_t key) {
+  const sfu_fixed_segment* s = &m->seg[key >> m->ub];
+  const uint32_t u = key & ((1u << m->ub) - 1);
+  const int64_t q = (int64_t)u * u + ((int64_t)m->err[u] * (1 << m->err_shift));
+  const int64_t sq = (int64_t)(((__int128)s->c2 * q) >> (2 * m->ub));
+  return (s->c0 + s->c1 * (int64_t)u + sq) >> 16;  // floor
+}
+
+static inline __attribute__((always_inline)) int64_t sfu_fixed_value(const sfu_fixed_model* m, uint32_t key) {
+  uint32_t bits;
+  const int64_t y = sfu_fixed_predict(m, key);
+  if (sfu_exception(m->exc, m->exc_log2, key, &bits)) return y + (int32_t)bits;
+  return y;
+}
+
+// MUFU.LG2's result for a normal x = 2^ue * (1 + key 2^-23), x != 1, from L = L(key) in units of
+// 2^-36: the sum ue + L truncated toward zero to a float; a negative sum is taken as its ones'
+// complement first (-(|ue| - L - 2^-36)).
+static inline __attribute__((always_inline)) uint32_t sfu_lg2_bits(int32_t ue, int64_t l) {
+  const int64_t v = (int64_t)ue * ((int64_t)1 << 36) + l;
+  const uint32_t sign = v < 0 ? 0x80000000u : 0;
+  const uint64_t a = v < 0 ? (uint64_t)(-v - 1) : (uint64_t)v;
+  if (a == 0) return sign;
+  const int n = 63 - __builtin_clzll(a);  // a < 2^44
+  const uint64_t mant = n > 23 ? a >> (n - 23) : a << (23 - n);
+  return sign | (uint32_t)(n - 36 + 127) << 23 | ((uint32_t)mant & 0x7fffffu);
 }
 #endif

@@ -281,14 +281,13 @@ uint32_t __nvvm_prmt(uint32_t a, uint32_t b, uint32_t s) {
 }
 
 // ---- The special function unit ----
-// MUFU.RCP/RSQ/SQRT/EX2/RCP64H/RSQ64H are sfu.c's models of the H200's unit. LG2, SIN, COS and
+// MUFU.RCP/RSQ/SQRT/EX2/LG2/RCP64H/RSQ64H are sfu.c's models of the H200's unit. SIN, COS and
 // TANH are still stand-ins (APPROX). Around MUFU, each PTX instruction is what ptxas 13.0 emits
 // for sm_90 (its non-ftz forms scale denormal inputs into range with ordinary FMULs).
 float __cuemu_mufu_rcp(float), __cuemu_mufu_rsq(float), __cuemu_mufu_sqrt(float),
-    __cuemu_mufu_ex2(float);
+    __cuemu_mufu_ex2(float), __cuemu_mufu_lg2(float);
 double __cuemu_mufu_rcp64h(double), __cuemu_mufu_rsq64h(double);
-// APPROX: MUFU.LG2, SIN, COS (of the FMUL.RZ product by 1/(2 pi)) and TANH.
-static float mufu_lg2(float x) { return ftz(canon_f(log2f(ftz(x)))); }
+// APPROX: MUFU.SIN, COS (of the FMUL.RZ product by 1/(2 pi)) and TANH.
 
 static inline int below_normal(float x) { return !(fabsf(x) >= 0x1p-126f) && x == x; }
 
@@ -302,10 +301,10 @@ float __nvvm_ex2_approx_f(float x) {
 }
 float __nvvm_ex2_approx_ftz_f(float x) { return __cuemu_mufu_ex2(x); }
 float __nvvm_lg2_approx_f(float x) {
-  if (below_normal(x)) return __cuemu_fadd_f(mufu_lg2(__cuemu_fmul_f(x, 0x1p24f)), -24.0f);
-  return mufu_lg2(x);
+  if (below_normal(x)) return __cuemu_fadd_f(__cuemu_mufu_lg2(__cuemu_fmul_f(x, 0x1p24f)), -24.0f);
+  return __cuemu_mufu_lg2(x);
 }
-float __nvvm_lg2_approx_ftz_f(float x) { return mufu_lg2(x); }
+float __nvvm_lg2_approx_ftz_f(float x) { return __cuemu_mufu_lg2(x); }
 float __nvvm_rsqrt_approx_f(float x) {
   if (below_normal(x))
     return __cuemu_fmul_f(__cuemu_mufu_rsq(__cuemu_fmul_f(x, 0x1p24f)), 4096.0f);
