@@ -33,8 +33,9 @@ static inline double nan2_d(double a, double b, double r) {
   if (b != b) return quiet_d(b);
   return r;
 }
+// fma's NaN operands: a, then c, then b (the H200's DFMA: tests/math/sampled's record).
 static inline double nan3_d(double a, double b, double c, double r) {
-  return r == r ? r : c != c && a == a && b == b ? quiet_d(c) : nan2_d(a, b, r);
+  return r == r ? r : a != a ? quiet_d(a) : c != c ? quiet_d(c) : nan2_d(a, b, r);
 }
 static inline float ftz(float x) {
   return (fbits(x) & 0x7f800000u) == 0 ? bitsf(fbits(x) & 0x80000000u) : x;
