@@ -572,8 +572,8 @@ __CUEMU_DF__ void __nanosleep(unsigned int ns) noexcept {
 
 // ---------------------------------------------------------------------------------------------
 // The hardware approximations, as libdevice computes them. Their special function unit steps
-// MUFU.EX2, RCP, RSQ, SQRT and LG2 are the H200's bits (src/libdevice/sfu.c); SIN, COS and TANH
-// are still correctly rounded stand-ins (issue 14): COMPATIBILITY.md shows how far each is.
+// MUFU.EX2, RCP, RSQ, SQRT, LG2, SIN and COS are the H200's bits (src/libdevice/sfu.c); TANH is
+// still a correctly rounded stand-in (issue 14): COMPATIBILITY.md shows how far each is.
 // ---------------------------------------------------------------------------------------------
 __CUEMU_DF__ float __fdividef(float x, float y) noexcept { return __nv_fast_fdividef(x, y); }
 // a / b (nvcc makes it __fdividef under --use_fast_math), with the GPU's NaN.

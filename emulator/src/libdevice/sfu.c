@@ -1,5 +1,5 @@
-// The GPU's special function unit (MUFU) for the CPU: RCP, RSQ, SQRT, EX2 and LG2 in single
-// precision, RCP64H and RSQ64H in double precision, bit for bit as an H200 computes them.
+// The GPU's special function unit (MUFU) for the CPU: RCP, RSQ, SQRT, EX2, LG2, SIN and COS in
+// single precision, RCP64H and RSQ64H in double precision, bit for bit as an H200 computes them.
 //
 // emulator/tests/math/sfu/sfu_probe.cu ran each operation on all 2^32 inputs of an H200 and
 // found that the result depends only on part of the input, with no exception in its domain:
@@ -116,6 +116,39 @@ float __cuemu_mufu_lg2(float x) {
   if (s) return bitsf(kNaN);
   if (b == 0x3f800000u) return 0.0f;
   return bitsf(sfu_lg2_bits((int32_t)e - 127, sfu_fixed_value(&sfu_model_lg2, m)));
+}
+
+// SIN and COS take r, the float product x * (1 / 2 pi) that ptxas makes with FMUL.RZ, as a
+// fixed-point fraction of a revolution with 25 bits, truncated (integer revolutions dropped).
+// Its top two bits are the quadrant q, the other 23 the point f within it, and every result is
+// S(f) or S(f's ones' complement), S being sin(2 pi f 2^-25) as a fixed-point value with 37
+// fraction bits truncated to a float (the model fitted to sfu/sin.dd):
+//   sin: q 0: S(f), 1: S(~f), 2: -S(f), 3: -S(~f), negated for a negative r;
+//   cos: sin of |r| + 1/4.
+// (sfu_probe.cu found no other dependence on all 2^32 inputs; sfu_check.cu compares both.)
+static inline u32 revolution_fraction(u32 a) {  // |r|'s bits: its 25 fraction bits, truncated
+  const int e = (int)(a >> 23);
+  if (e == 0) return 0;  // zero or a (flushed) denormal
+  const u64 m = (a & 0x7fffffu) | 0x800000u;
+  const int shift = e - 125;  // |r| 2^25 = m 2^(e - 150 + 25)
+  if (shift >= 25 || shift <= -24) return 0;
+  return (u32)((shift >= 0 ? m << shift : m >> -shift) & 0x1ffffffu);
+}
+static inline u32 sin_of_fraction(u32 k) {
+  const u32 q = k >> 23, f = k & 0x7fffffu;
+  const int64_t v = sfu_fixed_value(&sfu_model_sin, (q & 1) ? 0x7fffffu - f : f);
+  const u32 bits = sfu_fixed_rz_bits((u64)v, 37);
+  return (q & 2) ? bits ^ 0x80000000u : bits;
+}
+float __cuemu_mufu_sin(float r) {
+  const u32 b = fbits(r), a = b & 0x7fffffffu;
+  if (a >= 0x7f800000u) return bitsf(kNaN);
+  return bitsf(sin_of_fraction(revolution_fraction(a)) ^ (b & 0x80000000u));
+}
+float __cuemu_mufu_cos(float r) {
+  const u32 a = fbits(r) & 0x7fffffffu;
+  if (a >= 0x7f800000u) return bitsf(kNaN);
+  return bitsf(sin_of_fraction((revolution_fraction(a) + 0x800000u) & 0x1ffffffu));
 }
 
 double __cuemu_mufu_rcp64h(double x) {

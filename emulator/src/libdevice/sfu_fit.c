@@ -3,7 +3,7 @@
 //   sfu_fit DIR OUT.h
 //
 // DIR holds the unpacked tables NAME.2b of sfu/ (per key, the GPU's result minus the correctly
-// rounded value, -2..1 ulps) and lg2.dd (fit_lg2). For RCP, RSQ, SQRT and EX2 it rebuilds every key's GPU result,
+// rounded value, -2..1 ulps), lg2.dd (fit_lg2) and sin.dd (fit_sin). For RCP, RSQ, SQRT and EX2 it rebuilds every key's GPU result,
 // fits the segments' quadratics and the squarer's error by alternating least squares, puts
 // them in fixed point, and compares sfu_predict with the GPU on every key: the keys that differ
 // become the model's exceptions. OUT.h defines sfu_model_NAME for sfu.c. Prints one line per
@@ -202,43 +202,14 @@ static void fit_table(FILE* out, const char* name, u32 key_bits, u32 ub, float (
   free(gpu);
 }
 
-// LG2 (see sfu.c): sfu/lg2.dd holds the GPU's results for x in [1, 2) and then in [0.5, 1), per
-// key (the significand) the difference of its float bits from the previous key's (int32; the
-// first key's from 0). ue = 0 gives L truncated to a float, ue = -1 the truncated ones'
-// complement 1 - L - 2^-36: together, for every key, the interval [lo, hi] of the values of L (in
-// units of 2^-36) that give both results, and every other exponent's result with them. (x = 1
-// gives 0 whatever L(0) is: the one key whose [1, 2) result is not L's.) The model is fitted to
-// the intervals, each key's prediction must lie in its interval, and the keys where it does not
-// become exceptions holding the difference to the interval's middle.
-static void fit_lg2(FILE* out) {
-  const u32 keys = 1u << 23, ub = 17, points = 1u << ub, segs = keys >> ub;
-  const int64_t one = (int64_t)1 << 36;
-  int32_t* dd = (int32_t*)load_file("lg2.dd", 8 * (size_t)keys);
-  u32* gpu = malloc(sizeof(u32) * 2 * keys);  // [1, 2), then [0.5, 1)
-  for (u32 h = 0; h < 2; ++h) {
-    u32 bits = 0;
-    for (u32 k = 0; k < keys; ++k) gpu[h * keys + k] = bits += (u32)dd[h * keys + k];
-  }
-  free(dd);
-  if (gpu[0] != 0) { fprintf(stderr, "sfu_fit: lg2: LG2(1) is not 0\n"); exit(1); }
-  int64_t* lo = malloc(sizeof(int64_t) * keys);
-  int64_t* hi = malloc(sizeof(int64_t) * keys);
-  for (u32 k = 0; k < keys; ++k) {
-    // The integers v with RZ(v 2^-36) = f: [ceil(f 2^36), ceil(next(f) 2^36) - 1].
-    const float f1 = -bitsf(gpu[keys + k]);  // 1 - L - 2^-36, truncated
-    int64_t l = one - 1 - ((int64_t)ceil(ldexp(nextafterf(f1, INFINITY), 36)) - 1);
-    int64_t h = one - 1 - (int64_t)ceil(ldexp(f1, 36));
-    if (k != 0) {
-      const float f0 = bitsf(gpu[k]);  // L, truncated
-      const int64_t l0 = (int64_t)ceil(ldexp(f0, 36)), h0 = (int64_t)ceil(ldexp(nextafterf(f0, INFINITY), 36)) - 1;
-      l = l > l0 ? l : l0;
-      h = h < h0 ? h : h0;
-    }
-    if (l > h) { fprintf(stderr, "sfu_fit: lg2: key %u: no L gives both results\n", k); exit(1); }
-    lo[k] = l;
-    hi[k] = h;
-  }
-  // Alternating least squares as in fit(), on the intervals' middles weighted by their narrowness.
+// Fits a fixed-point model (sfu_fixed_model) to 2^KEY_BITS keys whose values must lie in
+// [LO[k], HI[k]], with 2^UB points per segment: alternating least squares as in fit(), on the
+// intervals' middles weighted by their narrowness; the keys whose prediction falls outside
+// become exceptions holding the difference to the interval's middle. Every key is then checked:
+// its value in its interval and CHECK(key, value) (the GPU's float bits from it).
+static void fit_fixed(FILE* out, const char* name, const int64_t* lo, const int64_t* hi, u32 key_bits, u32 ub,
+                      int (*check)(u32 key, int64_t v)) {
+  const u32 keys = 1u << key_bits, points = 1u << ub, segs = keys >> ub;
   double* err = calloc(points, sizeof(double));
   double(*c)[3] = malloc(sizeof(double[3]) * segs);
   for (int round = 0; round < 8; ++round) {
@@ -297,23 +268,96 @@ static void fit_lg2(FILE* out) {
   m.exc = exc;
   m.exc_log2 = log2;
   for (u32 k = 0; k < keys; ++k) {
-    const int64_t l = sfu_fixed_value(&m, k);
-    if (l < lo[k] || l > hi[k] || (k != 0 && sfu_lg2_bits(0, l) != gpu[k]) || sfu_lg2_bits(-1, l) != gpu[keys + k]) {
-      fprintf(stderr, "sfu_fit: lg2: key %u\n", k);
+    const int64_t v = sfu_fixed_value(&m, k);
+    if (v < lo[k] || v > hi[k] || !check(k, v)) {
+      fprintf(stderr, "sfu_fit: %s: key %u\n", name, k);
       exit(1);
     }
   }
-  printf("sfu_fit: lg2: %u keys, %u segments of %u, %u exceptions (error shift %d)\n", keys, segs, points, n, shift);
-  fprintf(out, "static const sfu_fixed_segment sfu_lg2_seg[%u] = {\n", segs);
+  printf("sfu_fit: %s: %u keys, %u segments of %u, %u exceptions (error shift %d)\n", name, keys, segs, points, n, shift);
+  fprintf(out, "static const sfu_fixed_segment sfu_%s_seg[%u] = {\n", name, segs);
   for (u32 s = 0; s < segs; ++s)
     fprintf(out, "{%lldLL,%lldLL,%lldLL},\n", (long long)seg[s].c0, (long long)seg[s].c1, (long long)seg[s].c2);
-  fprintf(out, "};\nstatic const int16_t sfu_lg2_err[%u] = {\n", points);
+  fprintf(out, "};\nstatic const int16_t sfu_%s_err[%u] = {\n", name, points);
   for (u32 u = 0; u < points; ++u) fprintf(out, "%d,%s", q[u], (u % 16 == 15) ? "\n" : "");
   fprintf(out, "};\n");
-  print_buckets(out, "lg2", exc, log2);
-  fprintf(out, "static const sfu_fixed_model sfu_model_lg2 = {sfu_lg2_seg, sfu_lg2_err, sfu_lg2_exc, %u, %d, %u};\n",
-          ub, shift, log2);
-  free(miss); free(delta); free(exc); free(q); free(seg); free(c); free(err); free(lo); free(hi); free(gpu);
+  print_buckets(out, name, exc, log2);
+  fprintf(out, "static const sfu_fixed_model sfu_model_%s = {sfu_%s_seg, sfu_%s_err, sfu_%s_exc, %u, %d, %u};\n",
+          name, name, name, name, ub, shift, log2);
+  free(miss); free(delta); free(exc); free(q); free(seg); free(c); free(err);
+}
+
+
+// LG2 (see sfu.c): sfu/lg2.dd holds the GPU's results for x in [1, 2) and then in [0.5, 1), per
+// key (the significand) the difference of its float bits from the previous key's (int32; the
+// first key's from 0). ue = 0 gives L truncated to a float, ue = -1 the truncated ones'
+// complement 1 - L - 2^-36: together, for every key, the interval [lo, hi] of the values of L (in
+// units of 2^-36) that give both results, and every other exponent's result with them. (x = 1
+// gives 0 whatever L(0) is: the one key whose [1, 2) result is not L's.) The model is fitted to
+// the intervals, each key's prediction must lie in its interval, and the keys where it does not
+// become exceptions holding the difference to the interval's middle.
+static const u32* gpu_lg2;  // the results of [1, 2), then [0.5, 1)
+static int check_lg2(u32 k, int64_t l) {
+  return (k == 0 || sfu_lg2_bits(0, l) == gpu_lg2[k]) && sfu_lg2_bits(-1, l) == gpu_lg2[(1u << 23) + k];
+}
+
+static void fit_lg2(FILE* out) {
+  const u32 keys = 1u << 23;
+  const int64_t one = (int64_t)1 << 36;
+  int32_t* dd = (int32_t*)load_file("lg2.dd", 8 * (size_t)keys);
+  u32* gpu = malloc(sizeof(u32) * 2 * keys);  // [1, 2), then [0.5, 1)
+  for (u32 h = 0; h < 2; ++h) {
+    u32 bits = 0;
+    for (u32 k = 0; k < keys; ++k) gpu[h * keys + k] = bits += (u32)dd[h * keys + k];
+  }
+  free(dd);
+  if (gpu[0] != 0) { fprintf(stderr, "sfu_fit: lg2: LG2(1) is not 0\n"); exit(1); }
+  int64_t* lo = malloc(sizeof(int64_t) * keys);
+  int64_t* hi = malloc(sizeof(int64_t) * keys);
+  for (u32 k = 0; k < keys; ++k) {
+    // The integers v with RZ(v 2^-36) = f: [ceil(f 2^36), ceil(next(f) 2^36) - 1].
+    const float f1 = -bitsf(gpu[keys + k]);  // 1 - L - 2^-36, truncated
+    int64_t l = one - 1 - ((int64_t)ceil(ldexp(nextafterf(f1, INFINITY), 36)) - 1);
+    int64_t h = one - 1 - (int64_t)ceil(ldexp(f1, 36));
+    if (k != 0) {
+      const float f0 = bitsf(gpu[k]);  // L, truncated
+      const int64_t l0 = (int64_t)ceil(ldexp(f0, 36)), h0 = (int64_t)ceil(ldexp(nextafterf(f0, INFINITY), 36)) - 1;
+      l = l > l0 ? l : l0;
+      h = h < h0 ? h : h0;
+    }
+    if (l > h) { fprintf(stderr, "sfu_fit: lg2: key %u: no L gives both results\n", k); exit(1); }
+    lo[k] = l;
+    hi[k] = h;
+  }
+  gpu_lg2 = gpu;
+  fit_fixed(out, "lg2", lo, hi, 23, 17, check_lg2);
+  free(lo); free(hi); free(gpu);
+}
+
+// SIN and COS (see sfu.c): one function S of the 23 low bits f of the quadrant's fixed-point
+// fraction, sin(2 pi f 2^-25) as a fixed-point value with 37 fraction bits truncated to a float.
+// sfu/sin.dd holds S's results (float bits) per f, delta-coded as lg2.dd.
+static const u32* gpu_sin;
+static int check_sin(u32 k, int64_t v) { return v >= 0 && sfu_fixed_rz_bits((uint64_t)v, 37) == gpu_sin[k]; }
+
+static void fit_sin(FILE* out) {
+  const u32 keys = 1u << 23;
+  int32_t* dd = (int32_t*)load_file("sin.dd", 4 * (size_t)keys);
+  u32* gpu = malloc(sizeof(u32) * keys);
+  u32 bits = 0;
+  for (u32 k = 0; k < keys; ++k) gpu[k] = bits += (u32)dd[k];
+  free(dd);
+  int64_t* lo = malloc(sizeof(int64_t) * keys);
+  int64_t* hi = malloc(sizeof(int64_t) * keys);
+  for (u32 k = 0; k < keys; ++k) {
+    const float f = bitsf(gpu[k]);
+    if (!(f >= 0.0f) || f > 1.0f) { fprintf(stderr, "sfu_fit: sin: key %u: %a\n", k, f); exit(1); }
+    lo[k] = (int64_t)ceil(ldexp(f, 37));
+    hi[k] = (int64_t)ceil(ldexp(nextafterf(f, INFINITY), 37)) - 1;
+  }
+  gpu_sin = gpu;
+  fit_fixed(out, "sin", lo, hi, 23, 17, check_sin);
+  free(lo); free(hi); free(gpu);
 }
 
 int main(int argc, char** argv) {
@@ -341,5 +385,6 @@ int main(int argc, char** argv) {
   fit(out, "ex2", ex2, 23, 17);
   free(ex2);
   fit_lg2(out);
+  fit_sin(out);
   return fclose(out) == 0 ? 0 : 1;
 }

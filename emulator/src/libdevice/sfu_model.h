@@ -83,8 +83,8 @@ static inline __attribute__((always_inline)) uint32_t sfu_model_bits(const sfu_m
   return sfu_predict(m, key);
 }
 
-// LG2 is not a float per key but a fixed-point sum, ue + L(m) with 36 fraction bits (sfu.c), so
-// its model gives L(m) in units of 2^-36: the same interpolation, floor(c0 + c1 u + c2 q(u)),
+// LG2 and SIN are not a float per key but fixed-point values (36 and 37 fraction bits: sfu.c), so
+// their models give those values: the same interpolation, floor(c0 + c1 u + c2 q(u)),
 // with the coefficients in units * 2^16 (c2 per unit of (u / 2^UB)^2, the product in 128 bits),
 // and an exception's bits the difference from the prediction.
 typedef struct {
@@ -115,16 +115,21 @@ static inline __attribute__((always_inline)) int64_t sfu_fixed_value(const sfu_f
   return y;
 }
 
+// The float bits of A 2^-FRAC (A < 2^44) truncated toward zero: how the unit turns its
+// fixed-point results into floats.
+static inline __attribute__((always_inline)) uint32_t sfu_fixed_rz_bits(uint64_t a, int frac) {
+  if (a == 0) return 0;
+  const int n = 63 - __builtin_clzll(a);
+  const uint64_t mant = n > 23 ? a >> (n - 23) : a << (23 - n);
+  return (uint32_t)(n - frac + 127) << 23 | ((uint32_t)mant & 0x7fffffu);
+}
+
 // MUFU.LG2's result for a normal x = 2^ue * (1 + key 2^-23), x != 1, from L = L(key) in units of
 // 2^-36: the sum ue + L truncated toward zero to a float; a negative sum is taken as its ones'
 // complement first (-(|ue| - L - 2^-36)).
 static inline __attribute__((always_inline)) uint32_t sfu_lg2_bits(int32_t ue, int64_t l) {
   const int64_t v = (int64_t)ue * ((int64_t)1 << 36) + l;
-  const uint32_t sign = v < 0 ? 0x80000000u : 0;
-  const uint64_t a = v < 0 ? (uint64_t)(-v - 1) : (uint64_t)v;
-  if (a == 0) return sign;
-  const int n = 63 - __builtin_clzll(a);  // a < 2^44
-  const uint64_t mant = n > 23 ? a >> (n - 23) : a << (23 - n);
-  return sign | (uint32_t)(n - 36 + 127) << 23 | ((uint32_t)mant & 0x7fffffu);
+  if (v < 0) return 0x80000000u | sfu_fixed_rz_bits((uint64_t)(-v - 1), 36);
+  return sfu_fixed_rz_bits((uint64_t)v, 36);
 }
 #endif

@@ -282,13 +282,22 @@ uint32_t __nvvm_prmt(uint32_t a, uint32_t b, uint32_t s) {
 }
 
 // ---- The special function unit ----
-// MUFU.RCP/RSQ/SQRT/EX2/LG2/RCP64H/RSQ64H are sfu.c's models of the H200's unit. SIN, COS and
-// TANH are still stand-ins (APPROX). Around MUFU, each PTX instruction is what ptxas 13.0 emits
+// MUFU.RCP/RSQ/SQRT/EX2/LG2/SIN/COS/RCP64H/RSQ64H are sfu.c's models of the H200's unit. TANH
+// is still a stand-in (APPROX). Around MUFU, each PTX instruction is what ptxas 13.0 emits
 // for sm_90 (its non-ftz forms scale denormal inputs into range with ordinary FMULs).
 float __cuemu_mufu_rcp(float), __cuemu_mufu_rsq(float), __cuemu_mufu_sqrt(float),
-    __cuemu_mufu_ex2(float), __cuemu_mufu_lg2(float);
+    __cuemu_mufu_ex2(float), __cuemu_mufu_lg2(float), __cuemu_mufu_sin(float), __cuemu_mufu_cos(float);
 double __cuemu_mufu_rcp64h(double), __cuemu_mufu_rsq64h(double);
-// APPROX: MUFU.SIN, COS (of the FMUL.RZ product by 1/(2 pi)) and TANH.
+// APPROX: MUFU.TANH.
+
+// sin/cos.approx: FMUL.RZ by 1/(2 pi) as a float, then MUFU.SIN/COS (which flushes a denormal
+// product, so the ftz and non-ftz forms agree). The product of two floats is exact in double.
+static float revolutions(float x) {
+  const double p = (double)x * (double)0.15915493667125701904f;
+  float r = (float)p;
+  if (fabs((double)r) > fabs(p)) r = bitsf(fbits(r) - 1);  // one ulp toward zero
+  return r;
+}
 
 static inline int below_normal(float x) { return !(fabsf(x) >= 0x1p-126f) && x == x; }
 
@@ -318,10 +327,10 @@ float __nvvm_sqrt_approx_f(float x) {
   return __cuemu_mufu_sqrt(x);
 }
 float __nvvm_sqrt_approx_ftz_f(float x) { return __cuemu_mufu_sqrt(x); }
-float __nvvm_sin_approx_f(float x) { return canon_f(sinf(x)); }
-float __nvvm_sin_approx_ftz_f(float x) { return ftz(canon_f(sinf(ftz(x)))); }
-float __nvvm_cos_approx_f(float x) { return canon_f(cosf(x)); }
-float __nvvm_cos_approx_ftz_f(float x) { return canon_f(cosf(ftz(x))); }
+float __nvvm_sin_approx_f(float x) { return __cuemu_mufu_sin(revolutions(x)); }
+float __nvvm_sin_approx_ftz_f(float x) { return __cuemu_mufu_sin(revolutions(ftz(x))); }
+float __nvvm_cos_approx_f(float x) { return __cuemu_mufu_cos(revolutions(x)); }
+float __nvvm_cos_approx_ftz_f(float x) { return __cuemu_mufu_cos(revolutions(ftz(x))); }
 float __nvvm_tanh_approx_f32(float x) { return canon_f(tanhf(x)); }
 // div.approx.f32: a divisor below the normal range scales both operands by 2^24; then
 // a * MUFU.RCP(b).

@@ -27,6 +27,10 @@ float __nvvm_ex2_approx_f(float);
 float __nvvm_ex2_approx_ftz_f(float);
 float __nvvm_lg2_approx_f(float);
 float __nvvm_lg2_approx_ftz_f(float);
+float __nvvm_sin_approx_f(float);
+float __nvvm_sin_approx_ftz_f(float);
+float __nvvm_cos_approx_f(float);
+float __nvvm_cos_approx_ftz_f(float);
 float __nvvm_div_approx_f(float, float);
 float __nvvm_div_approx_ftz_f(float, float);
 double __nvvm_rcp_approx_ftz_d(double);
@@ -48,6 +52,10 @@ using u64 = uint64_t;
   X(ex2_ftz_f32, F, "ex2.approx.ftz.f32", __nvvm_ex2_approx_ftz_f)                       \
   X(lg2_f32, F, "lg2.approx.f32", __nvvm_lg2_approx_f)                                   \
   X(lg2_ftz_f32, F, "lg2.approx.ftz.f32", __nvvm_lg2_approx_ftz_f)                       \
+  X(sin_f32, F, "sin.approx.f32", __nvvm_sin_approx_f)                                   \
+  X(sin_ftz_f32, F, "sin.approx.ftz.f32", __nvvm_sin_approx_ftz_f)                       \
+  X(cos_f32, F, "cos.approx.f32", __nvvm_cos_approx_f)                                   \
+  X(cos_ftz_f32, F, "cos.approx.ftz.f32", __nvvm_cos_approx_ftz_f)                       \
   X(div_f32, FF, "div.approx.f32", __nvvm_div_approx_f)                                  \
   X(div_ftz_f32, FF, "div.approx.ftz.f32", __nvvm_div_approx_ftz_f)                      \
   X(rcp_ftz_f64, D, "rcp.approx.ftz.f64", __nvvm_rcp_approx_ftz_d)                       \

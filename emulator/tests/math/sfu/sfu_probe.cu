@@ -368,6 +368,8 @@ int main(int argc, char** argv) {
   if (want("sin23")) run("sin23", dir, SinCos<23, false>{});
   if (want("cos23")) run("cos23", dir, SinCos<23, true>{});
   if (want("sin24")) run("sin24", dir, SinCos<24, false>{});
+  if (want("sin25")) run("sin25", dir, SinCos<25, false>{});
+  if (want("cos25")) run("cos25", dir, SinCos<25, true>{});
   if (want("tanh11")) run("tanh11", dir, Tanh<11>{});
   if (want("tanh13")) run("tanh13", dir, Tanh<13>{});
   if (want("rcp64h")) run("rcp64h", dir, Hi64<false>{});
