@@ -114,6 +114,55 @@ static void print_buckets(FILE* out, const char* name, const sfu_bucket* exc, u3
   fprintf(out, "};\n");
 }
 
+// Alternating least squares over KEYS targets in 2^UB points per segment, target k being
+// [LO[k], HI[k] + 1): per segment the quadratic c0 + c1 x + c2 (x^2 + err(x)) (x = u / 2^UB)
+// through the targets' middles, weighted by 1 / (HI - LO + 1); then per point the squarer's
+// error err(x) every segment allows there (the middle of their intersection); ROUNDS times.
+static void fit_segments(const double* lo, const double* hi, u32 keys, u32 ub, int rounds, double (*c)[3],
+                         double* err) {
+  const u32 points = 1u << ub, segs = keys >> ub;
+  for (int round = 0; round < rounds; ++round) {
+    for (u32 s = 0; s < segs; ++s) {
+      double A[3][3] = {{0}}, b[3] = {0};
+      for (u32 u = 0; u < points; ++u) {
+        const u32 k = (s << ub) + u;
+        const double x = (double)u / points, v[3] = {1.0, x, x * x + err[u]};
+        const double y = 0.5 * (lo[k] + hi[k]) + 0.5, w = 1.0 / (hi[k] - lo[k] + 1);
+        for (int i = 0; i < 3; ++i) {
+          b[i] += w * v[i] * y;
+          for (int j = 0; j < 3; ++j) A[i][j] += w * v[i] * v[j];
+        }
+      }
+      solve3(A, b, c[s]);
+    }
+    if (round == rounds - 1) break;
+    for (u32 u = 0; u < points; ++u) {
+      const double x = (double)u / points;
+      double l = -INFINITY, h = INFINITY;
+      for (u32 s = 0; s < segs; ++s) {
+        const u32 k = (s << ub) + u;
+        const double y0 = c[s][0] + c[s][1] * x + c[s][2] * x * x;
+        const double a = (lo[k] - y0) / c[s][2], z = (hi[k] + 1 - y0) / c[s][2];
+        l = fmax(l, fmin(a, z));
+        h = fmin(h, fmax(a, z));
+      }
+      err[u] = (l + h) / 2;
+    }
+  }
+}
+
+// The squarer's error per point in 16 bits, in units of 2^(*SHIFT - 2 UB).
+static int16_t* squarer_table(const double* err, u32 ub, int* shift) {
+  const u32 points = 1u << ub;
+  double most = 0;
+  for (u32 u = 0; u < points; ++u) most = fmax(most, fabs(ldexp(err[u], 2 * (int)ub)));
+  *shift = 0;
+  while (most / (1 << *shift) > 32000) ++*shift;
+  int16_t* q = malloc(sizeof(int16_t) * points);
+  for (u32 u = 0; u < points; ++u) q[u] = (int16_t)llround(ldexp(err[u], 2 * (int)ub - *shift));
+  return q;
+}
+
 // Fits the model NAME to the first 2^KEY_BITS results of GPU, with 2^UB points per segment.
 static void fit(FILE* out, const char* name, const u32* gpu, u32 key_bits, u32 ub) {
   const u32 keys = 1u << key_bits, points = 1u << ub, segs = keys >> ub;
@@ -125,38 +174,10 @@ static void fit(FILE* out, const char* name, const u32* gpu, u32 key_bits, u32 u
   }
   double* err = calloc(points, sizeof(double));  // the squarer's error at u, in units of 1
   double(*c)[3] = malloc(sizeof(double[3]) * segs);
-  for (int round = 0; round < 4; ++round) {
-    for (u32 s = 0; s < segs; ++s) {  // least squares through the middle of each result's ulp
-      double A[3][3] = {{0}}, b[3] = {0};
-      for (u32 u = 0; u < points; ++u) {
-        const double x = (double)u / points, v[3] = {1.0, x, x * x + err[u]}, y = g[(s << ub) + u] + 0.5;
-        for (int i = 0; i < 3; ++i) {
-          b[i] += v[i] * y;
-          for (int j = 0; j < 3; ++j) A[i][j] += v[i] * v[j];
-        }
-      }
-      solve3(A, b, c[s]);
-    }
-    if (round == 3) break;
-    for (u32 u = 0; u < points; ++u) {  // the error every segment allows at u
-      const double x = (double)u / points;
-      double lo = -INFINITY, hi = INFINITY;
-      for (u32 s = 0; s < segs; ++s) {
-        const double y0 = c[s][0] + c[s][1] * x + c[s][2] * x * x, gv = g[(s << ub) + u];
-        const double a = (gv - y0) / c[s][2], z = (gv + 1 - y0) / c[s][2];
-        lo = fmax(lo, fmin(a, z));
-        hi = fmin(hi, fmax(a, z));
-      }
-      err[u] = (lo + hi) / 2;
-    }
-  }
+  fit_segments(g, g, keys, ub, 4, c, err);  // each result's ulp: [g, g + 1)
   sfu_segment* seg = calloc(segs, sizeof(sfu_segment));
-  double most = 0;
-  for (u32 u = 0; u < points; ++u) most = fmax(most, fabs(ldexp(err[u], 2 * (int)ub)));
-  int shift = 0;
-  while (most / (1 << shift) > 32000) ++shift;
-  int16_t* q = malloc(sizeof(int16_t) * points);
-  for (u32 u = 0; u < points; ++u) q[u] = (int16_t)llround(ldexp(err[u], 2 * (int)ub - shift));
+  int shift;
+  int16_t* q = squarer_table(err, ub, &shift);
   for (u32 s = 0; s < segs; ++s) {
     seg[s].c0 = llround(ldexp(c[s][0], 32));
     seg[s].c1 = llround(ldexp(c[s][1], 32 - (int)ub));
@@ -212,41 +233,14 @@ static void fit_fixed(FILE* out, const char* name, const int64_t* lo, const int6
   const u32 keys = 1u << key_bits, points = 1u << ub, segs = keys >> ub;
   double* err = calloc(points, sizeof(double));
   double(*c)[3] = malloc(sizeof(double[3]) * segs);
-  for (int round = 0; round < 8; ++round) {
-    for (u32 s = 0; s < segs; ++s) {
-      double A[3][3] = {{0}}, b[3] = {0};
-      for (u32 u = 0; u < points; ++u) {
-        const u32 k = (s << ub) + u;
-        const double x = (double)u / points, v[3] = {1.0, x, x * x + err[u]};
-        const double y = 0.5 * (double)(lo[k] + hi[k]) + 0.5, w = 1.0 / (double)(hi[k] - lo[k] + 1);
-        for (int i = 0; i < 3; ++i) {
-          b[i] += w * v[i] * y;
-          for (int j = 0; j < 3; ++j) A[i][j] += w * v[i] * v[j];
-        }
-      }
-      solve3(A, b, c[s]);
-    }
-    if (round == 7) break;
-    for (u32 u = 0; u < points; ++u) {
-      const double x = (double)u / points;
-      double l = -INFINITY, h = INFINITY;
-      for (u32 s = 0; s < segs; ++s) {
-        const u32 k = (s << ub) + u;
-        const double y0 = c[s][0] + c[s][1] * x + c[s][2] * x * x;
-        const double a = ((double)lo[k] - y0) / c[s][2], z = ((double)hi[k] + 1 - y0) / c[s][2];
-        l = fmax(l, fmin(a, z));
-        h = fmin(h, fmax(a, z));
-      }
-      err[u] = (l + h) / 2;
-    }
-  }
+  double* dlo = malloc(sizeof(double) * keys);
+  double* dhi = malloc(sizeof(double) * keys);
+  for (u32 k = 0; k < keys; ++k) dlo[k] = (double)lo[k], dhi[k] = (double)hi[k];
+  fit_segments(dlo, dhi, keys, ub, 8, c, err);
+  free(dlo); free(dhi);
   sfu_fixed_segment* seg = calloc(segs, sizeof(sfu_fixed_segment));
-  double most = 0;
-  for (u32 u = 0; u < points; ++u) most = fmax(most, fabs(ldexp(err[u], 2 * (int)ub)));
-  int shift = 0;
-  while (most / (1 << shift) > 32000) ++shift;
-  int16_t* q = malloc(sizeof(int16_t) * points);
-  for (u32 u = 0; u < points; ++u) q[u] = (int16_t)llround(ldexp(err[u], 2 * (int)ub - shift));
+  int shift;
+  int16_t* q = squarer_table(err, ub, &shift);
   for (u32 s = 0; s < segs; ++s) {
     seg[s].c0 = llround(ldexp(c[s][0], 16));
     seg[s].c1 = llround(ldexp(c[s][1], 16 - (int)ub));

@@ -7,43 +7,19 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <map>
-#include <sstream>
 #include <string>
 
+#include "hash_record.h"
 #include "run_cuemu.h"
 
 namespace {
-
-struct range_record {
-  std::string hash;
-  unsigned long long differing = 0;
-};
 
 class Exhaustive : public ::testing::TestWithParam<int> {};
 INSTANTIATE_TEST_SUITE_P(MathExhaustive, Exhaustive, ::testing::Values(63, 64, 191));
 
 TEST_P(Exhaustive, RangesWithoutDifferencesHashLikeTheH200) {
   const int range = GetParam();
-  // "NAME" -> the record of this range.
-  std::map<std::string, range_record> want;
-  {
-    std::istringstream in(read_gzip_file(EXHAUSTIVE_RECORD));
-    std::string line, fn;
-    while (std::getline(in, line)) {
-      std::istringstream f(line);
-      std::string tag;
-      f >> tag;
-      if (tag == "#fn") {
-        f >> fn;
-      } else if (tag == "hash") {
-        int r;
-        range_record rec;
-        f >> r >> rec.hash >> rec.differing;
-        if (r == range) want[fn] = rec;
-      }
-    }
-  }
+  const auto want = records_of_range(read_gzip_file(EXHAUSTIVE_RECORD), range);
   ASSERT_GE(want.size(), 40u) << "could not read " << EXHAUSTIVE_RECORD;
 
   std::string names;
@@ -53,14 +29,7 @@ TEST_P(Exhaustive, RangesWithoutDifferencesHashLikeTheH200) {
                                    std::to_string(range) + " --only " + names +
                                    " 2>/dev/null; exit $?");
   ASSERT_EQ(r.status, 0) << r.out.substr(0, 2000);
-  std::map<std::string, std::string> got;
-  {
-    std::istringstream in(r.out);
-    std::string tag, fn, h;
-    int rr;
-    while (in >> tag >> fn >> rr >> h)
-      if (tag == "hash" && rr == range) got[fn] = h;
-  }
+  const auto got = hashes_of_range(r.out, range);
   int checked = 0;
   for (const auto& [fn, rec] : want) {
     if (rec.differing != 0) continue;

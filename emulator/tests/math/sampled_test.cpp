@@ -7,11 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <map>
 #include <set>
-#include <sstream>
 #include <string>
 
+#include "hash_record.h"
 #include "run_cuemu.h"
 
 namespace {
@@ -22,34 +21,12 @@ namespace {
 // operands of nextafter and remainder give the C library's pick).
 const std::set<std::string> kOwnNaNs = {"floor", "ceil", "trunc", "rint", "nextafter", "remainder"};
 
-struct chunk_record {
-  std::string hash;
-  unsigned long long differing = 0;
-};
-
 class Sampled : public ::testing::TestWithParam<int> {};
 INSTANTIATE_TEST_SUITE_P(MathSampled, Sampled, ::testing::Values(0, 77));
 
 TEST_P(Sampled, ChunksWithoutDifferencesHashLikeTheH200) {
   const int chunk = GetParam();
-  std::map<std::string, chunk_record> want;  // function -> its record of this chunk
-  {
-    std::istringstream in(read_gzip_file(SAMPLED_RECORD));
-    std::string line, fn;
-    while (std::getline(in, line)) {
-      std::istringstream f(line);
-      std::string tag;
-      f >> tag;
-      if (tag == "#fn") {
-        f >> fn;
-      } else if (tag == "hash") {
-        int c;
-        chunk_record rec;
-        f >> c >> rec.hash >> rec.differing;
-        if (c == chunk) want[fn] = rec;
-      }
-    }
-  }
+  const auto want = records_of_range(read_gzip_file(SAMPLED_RECORD), chunk);
   ASSERT_GE(want.size(), 90u) << "could not read " << SAMPLED_RECORD;
 
   std::string names;
@@ -58,14 +35,7 @@ TEST_P(Sampled, ChunksWithoutDifferencesHashLikeTheH200) {
   const cuemu_result r = run_cuemu(std::string("run -O2 ") + SAMPLED_CU + " -- --chunk " +
                                    std::to_string(chunk) + " --only " + names + " 2>/dev/null; exit $?");
   ASSERT_EQ(r.status, 0) << r.out.substr(0, 2000);
-  std::map<std::string, std::string> got;
-  {
-    std::istringstream in(r.out);
-    std::string tag, fn, h;
-    int c;
-    while (in >> tag >> fn >> c >> h)
-      if (tag == "hash" && c == chunk) got[fn] = h;
-  }
+  const auto got = hashes_of_range(r.out, chunk);
   int checked = 0;
   for (const auto& [fn, rec] : want) {
     if (rec.differing != 0 || kOwnNaNs.count(fn)) continue;
