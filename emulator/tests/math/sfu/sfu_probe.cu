@@ -157,6 +157,21 @@ struct Tanh {
     return true;
   }
 };
+// MUFU.TANH: key = sign | |x| in fixed point with F fraction bits, truncated, for 2^-8 <= |x| < 16;
+// bin = the exponent field (which binades the fixed-point key holds for).
+template <int F>
+struct TanhFixed {
+  static constexpr u32 size = 2u << (F + 4);
+  __device__ bool map(u32 x, u32& k, u32& z, int& bin) const {
+    const int e = (x >> 23) & 0xff;
+    if (e < 127 - 8 || e >= 127 + 4) return false;
+    const double s = fabs((double)bf(x)) * (double)(1u << F);
+    k = (x >> 31) << (F + 4) | (u32)s;
+    z = fb(mufu_tanh(bf(x)));
+    bin = e;
+    return true;
+  }
+};
 // MUFU.RCP64H / RSQ64H on the high word X: key sign|20 significand bits (RCP) or exponent
 // parity|20 bits (RSQ); value the result's high word with the exponent taken out. A result whose
 // low word is not zero, or that changes when the input's low word is all ones instead of zero, is
@@ -369,6 +384,8 @@ int main(int argc, char** argv) {
   if (want("cos23")) run("cos23", dir, SinCos<23, true>{});
   if (want("sin24")) run("sin24", dir, SinCos<24, false>{});
   if (want("sin25")) run("sin25", dir, SinCos<25, false>{});
+  if (want("tanh_f20")) run("tanh_f20", dir, TanhFixed<20>{});
+  if (want("tanh_f22")) run("tanh_f22", dir, TanhFixed<22>{});
   if (want("cos25")) run("cos25", dir, SinCos<25, true>{});
   if (want("tanh11")) run("tanh11", dir, Tanh<11>{});
   if (want("tanh13")) run("tanh13", dir, Tanh<13>{});
