@@ -24,6 +24,7 @@
   X(atan2f) X(powf) X(hypotf) X(fmodf) X(remainderf) X(fdimf) X(fmaxf) X(fminf) X(nextafterf)
 #define CUEMU_LIBM_D_DD(X) X(atan2) X(pow) X(hypot) X(fmod) X(fdim) X(fmax) X(fmin)
 #define CUEMU_LIBM_F_FFF(X) X(fmaf)
+#define CUEMU_LIBM_D_DDD(X) X(fma)
 // Others with a signature of their own (runtime/math_library.cpp): lrintf llrintf lroundf
 // llroundf lrint llrint lround llround sincosf sincos frexpf remquof remquo ldexpf scalbnf
 // scalblnf jnf ynf jn yn.
@@ -40,6 +41,7 @@ CUEMU_LIBM_D_D(CUEMU_DECLARE_D_D)
 CUEMU_LIBM_F_FF(CUEMU_DECLARE_F_FF)
 CUEMU_LIBM_D_DD(CUEMU_DECLARE_D_DD)
 CUEMU_LIBM_F_FFF(CUEMU_DECLARE_F_FFF)
+CUEMU_LIBM_D_DDD(CUEMU_DECLARE_D_DDD)
 
 // Single argument, CUDA's own names and the hardware approximations (fast_*).
 #define CUEMU_NV_F_F(X)                                                                          \

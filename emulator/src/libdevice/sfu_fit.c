@@ -3,7 +3,8 @@
 //   sfu_fit DIR OUT.h
 //
 // DIR holds the unpacked tables NAME.2b of sfu/ (per key, the GPU's result minus the correctly
-// rounded value, -2..1 ulps), lg2.dd (fit_lg2) and sin.dd (fit_sin). For RCP, RSQ, SQRT and EX2 it rebuilds every key's GPU result,
+// rounded value, -2..1 ulps), lg2.dd (fit_lg2) and sin.dd (fit_sin). For RCP, RSQ, SQRT and
+// EX2 it rebuilds every key's GPU result,
 // fits the segments' quadratics and the squarer's error by alternating least squares, puts
 // them in fixed point, and compares sfu_predict with the GPU on every key: the keys that differ
 // become the model's exceptions. OUT.h defines sfu_model_NAME for sfu.c. Prints one line per
@@ -223,6 +224,12 @@ static void fit_table(FILE* out, const char* name, u32 key_bits, u32 ub, float (
   free(gpu);
 }
 
+// The integers v whose v 2^-FRAC truncates to the float F >= 0: [*LO, *HI].
+static void truncated_to(float f, int frac, int64_t* lo, int64_t* hi) {
+  *lo = (int64_t)ceil(ldexp(f, frac));
+  *hi = (int64_t)ceil(ldexp(nextafterf(f, INFINITY), frac)) - 1;
+}
+
 // Fits a fixed-point model (sfu_fixed_model) to 2^KEY_BITS keys whose values must lie in
 // [LO[k], HI[k]], with 2^UB points per segment: alternating least squares as in fit(), on the
 // intervals' middles weighted by their narrowness; the keys whose prediction falls outside
@@ -281,7 +288,6 @@ static void fit_fixed(FILE* out, const char* name, const int64_t* lo, const int6
   free(miss); free(delta); free(exc); free(q); free(seg); free(c); free(err);
 }
 
-
 // LG2 (see sfu.c): sfu/lg2.dd holds the GPU's results for x in [1, 2) and then in [0.5, 1), per
 // key (the significand) the difference of its float bits from the previous key's (int32; the
 // first key's from 0). ue = 0 gives L truncated to a float, ue = -1 the truncated ones'
@@ -309,13 +315,13 @@ static void fit_lg2(FILE* out) {
   int64_t* lo = malloc(sizeof(int64_t) * keys);
   int64_t* hi = malloc(sizeof(int64_t) * keys);
   for (u32 k = 0; k < keys; ++k) {
-    // The integers v with RZ(v 2^-36) = f: [ceil(f 2^36), ceil(next(f) 2^36) - 1].
-    const float f1 = -bitsf(gpu[keys + k]);  // 1 - L - 2^-36, truncated
-    int64_t l = one - 1 - ((int64_t)ceil(ldexp(nextafterf(f1, INFINITY), 36)) - 1);
-    int64_t h = one - 1 - (int64_t)ceil(ldexp(f1, 36));
+    int64_t l1, h1, l, h;
+    truncated_to(-bitsf(gpu[keys + k]), 36, &l1, &h1);  // 2^36 - 1 - L, truncated
+    l = one - 1 - h1;
+    h = one - 1 - l1;
     if (k != 0) {
-      const float f0 = bitsf(gpu[k]);  // L, truncated
-      const int64_t l0 = (int64_t)ceil(ldexp(f0, 36)), h0 = (int64_t)ceil(ldexp(nextafterf(f0, INFINITY), 36)) - 1;
+      int64_t l0, h0;
+      truncated_to(bitsf(gpu[k]), 36, &l0, &h0);  // L, truncated
       l = l > l0 ? l : l0;
       h = h < h0 ? h : h0;
     }
@@ -346,8 +352,7 @@ static void fit_sin(FILE* out) {
   for (u32 k = 0; k < keys; ++k) {
     const float f = bitsf(gpu[k]);
     if (!(f >= 0.0f) || f > 1.0f) { fprintf(stderr, "sfu_fit: sin: key %u: %a\n", k, f); exit(1); }
-    lo[k] = (int64_t)ceil(ldexp(f, 37));
-    hi[k] = (int64_t)ceil(ldexp(nextafterf(f, INFINITY), 37)) - 1;
+    truncated_to(f, 37, &lo[k], &hi[k]);
   }
   gpu_sin = gpu;
   fit_fixed(out, "sin", lo, hi, 23, 17, check_sin);

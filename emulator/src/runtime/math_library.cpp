@@ -120,23 +120,25 @@ CUEMU_LIBM_F_F(CUEMU_DEFINE_F_F)
 CUEMU_LIBM_D_D(CUEMU_DEFINE_D_D)
 CUEMU_LIBM_F_FF(CUEMU_DEFINE_F_FF)
 CUEMU_LIBM_D_DD(CUEMU_DEFINE_D_DD)
+// fma's value is exact either way, but not its NaN operands: the GPU returns the first of a, c,
+// b (as libdevice's shim does), the C library the first of a, b, c.
+#define CUEMU_DEFINE_D_DDD(n)                                                                     \
+  extern "C" double n(double x, double y, double z) noexcept {                                   \
+    if (::cuemu::detail::in_device_code()) return __nv_##n(x, y, z);                             \
+    CUEMU_HOST(n, double, double, double, double);                                                \
+    return host(x, y, z);                                                                         \
+  }                                                                                               \
+  extern "C" double __cuemu_host_##n(double x, double y, double z) noexcept {                    \
+    CUEMU_HOST(n, double, double, double, double);                                                \
+    return host(x, y, z);                                                                         \
+  }
 CUEMU_LIBM_F_FFF(CUEMU_DEFINE_F_FFF)
+CUEMU_LIBM_D_DDD(CUEMU_DEFINE_D_DDD)
 
 // Reached by libdevice's object only: device code keeps the C library's (exact) sqrt.
 extern "C" double __cuemu_host_sqrt(double x) noexcept {
   CUEMU_HOST(sqrt, double, double);
   return host(x);
-}
-extern "C" double __cuemu_host_fma(double x, double y, double z) noexcept {
-  CUEMU_HOST(fma, double, double, double, double);
-  return host(x, y, z);
-}
-// fma's value is exact either way, but NaN operands: the GPU returns the first of a, c, b
-// (libdevice's shim does the same), the C library the first of a, b, c.
-extern "C" double fma(double x, double y, double z) noexcept {
-  if (::cuemu::detail::in_device_code()) return __nv_fma_rn(x, y, z);
-  CUEMU_HOST(fma, double, double, double, double);
-  return host(x, y, z);
 }
 
 // One signature each. long is 64 bits here, as on the GPU's Linux hosts: lrint is llrint.

@@ -4,18 +4,13 @@
 // extern "C", after <cmath>. In the emulator, the runtime defines them.
 
 float __cuemu_host_ceilf(float x) { return ceilf(x); }
-float __cuemu_host_cosf(float x) { return cosf(x); }
-float __cuemu_host_exp2f(float x) { return exp2f(x); }
 float __cuemu_host_floorf(float x) { return floorf(x); }
 float __cuemu_host_fmaf(float a, float b, float c) { return fmaf(a, b, c); }
-float __cuemu_host_log2f(float x) { return log2f(x); }
 float __cuemu_host_rintf(float x) { return rintf(x); }
-float __cuemu_host_sinf(float x) { return sinf(x); }
 float __cuemu_host_sqrtf(float x) { return sqrtf(x); }
 float __cuemu_host_tanhf(float x) { return tanhf(x); }
 float __cuemu_host_truncf(float x) { return truncf(x); }
 double __cuemu_host_ceil(double x) { return ceil(x); }
-double __cuemu_host_exp2(double x) { return exp2(x); }
 double __cuemu_host_floor(double x) { return floor(x); }
 double __cuemu_host_fma(double a, double b, double c) { return fma(a, b, c); }
 double __cuemu_host_rint(double x) { return rint(x); }
