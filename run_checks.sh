@@ -63,6 +63,10 @@ packages_needed() {
   [ -e /usr/lib/llvm-14/lib/libclang-cpp.so ] || missing+=(libclang-cpp14-dev)
   [ -x /usr/lib/llvm-14/bin/llvm-config ] || missing+=(llvm-14-dev)
   [ -x /usr/lib/llvm-14/bin/clang ] || missing+=(clang-14)
+  # g++'s plugin headers: the plugin that gives device code the GPU's NaN results (src/gpu_fp).
+  if command -v g++ >/dev/null && [ ! -f "$(g++ -print-file-name=plugin)/include/gcc-plugin.h" ]; then
+    missing+=("gcc-$(g++ -dumpversion | cut -d. -f1)-plugin-dev")
+  fi
   echo "${missing[@]}"
 }
 do_setup() {

@@ -107,10 +107,24 @@ template <class... P> struct kernel_parameters<void (*)(P...)> {
 // The batch loop inlines the kernel's whole call tree (flatten). Not under AddressSanitizer
 // (memcheck): its checks on every access of a flattened test harness took g++ past 400 s and
 // 1.2 GB for one of libcu++'s pipeline tests (7 s without flatten).
-#if defined(__CUEMU_MEMCHECK__) || defined(__SANITIZE_ADDRESS__)
-#define CUEMU_BATCH_LOOP
+// It takes the kernel's contraction of a*b+c into fused multiply-adds along (the translator's
+// kernel attribute, translate::kernel_fp_attribute): without it, the kernel inlined here would
+// lose it. Without FMA instructions (-fmad=false) the option changes nothing.
+#if defined(__GNUC__) && !defined(__clang__)
+#define CUEMU_KERNEL_FP gnu::optimize("fp-contract=fast", "expensive-optimizations", "no-tree-vectorize")
 #else
-#define CUEMU_BATCH_LOOP [[gnu::flatten]]
+#define CUEMU_KERNEL_FP
+#endif
+// And the GPU's NaN results (the g++ plugin emulator/src/gpu_fp, when the driver uses it).
+#if defined(__CUEMU_GPU_FP__)
+#define CUEMU_KERNEL_NAN __attribute__((cuemu_gpu_fp))
+#else
+#define CUEMU_KERNEL_NAN
+#endif
+#if defined(__CUEMU_MEMCHECK__) || defined(__SANITIZE_ADDRESS__)
+#define CUEMU_BATCH_LOOP [[CUEMU_KERNEL_FP]] CUEMU_KERNEL_NAN
+#else
+#define CUEMU_BATCH_LOOP [[gnu::flatten, CUEMU_KERNEL_FP]] CUEMU_KERNEL_NAN
 #endif
 
 template <auto F>

@@ -26,7 +26,7 @@
 #define CUEMU_LIBM_F_FFF(X) X(fmaf)
 #define CUEMU_LIBM_D_DDD(X) X(fma)
 // Others with a signature of their own (runtime/math_library.cpp): lrintf llrintf lroundf
-// llroundf lrint llrint lround llround sincosf sincos frexpf remquof remquo ldexpf scalbnf
+// llroundf lrint llrint lround llround sincosf sincos frexpf modff modf remquof remquo ldexpf scalbnf
 // scalblnf jnf ynf jn yn.
 
 extern "C" {
@@ -98,6 +98,8 @@ void __nv_sincospif(float, float*, float*) noexcept;
 void __nv_sincos(double, double*, double*) noexcept;
 void __nv_sincospi(double, double*, double*) noexcept;
 float __nv_frexpf(float, int*) noexcept;
+float __nv_modff(float, float*) noexcept;
+double __nv_modf(double, double*) noexcept;
 float __nv_remquof(float, float, int*) noexcept;
 double __nv_remquo(double, double, int*) noexcept;
 float __nv_ldexpf(float, int) noexcept;

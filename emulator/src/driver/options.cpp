@@ -68,7 +68,7 @@ const char* const kIgnored[] = {
 const char* const kIgnoredWithValue[] = {
     "-Xptxas", "--ptxas-options", "-Xnvlink", "--nvlink-options", "-Xfatbin", "--fatbin-options",
     "-Werror", "--Werror", "-ftz", "--ftz", "-prec-div", "--prec-div", "-prec-sqrt",
-    "--prec-sqrt", "-fmad", "--fmad", "-maxrregcount", "--maxrregcount", "-t", "--threads", "-rdc", "--relocatable-device-code", "-code",
+    "--prec-sqrt", "-maxrregcount", "--maxrregcount", "-t", "--threads", "-rdc", "--relocatable-device-code", "-code",
     "--gpu-code", "-diag-suppress", "--diag-suppress", "-diag-warn", "--diag-warn",
     "-split-compile", "--split-compile", "-Xarchive", "--archive-options", "-Xcudafe",
     "--cudafe-options", "--generate-code"};
@@ -164,9 +164,10 @@ void print_usage() {
       "      -G, -o OUT, -l LIB, -L DIR, -c, -dc, -arch=sm_XX (emulated compute capability, default sm_90),\n"
       "      -gencode arch=compute_XX,code=sm_XX (the highest listed is emulated), -x cu|c++,\n"
       "      -Xcompiler FLAGS, -Xlinker FLAGS, -ccbin COMPILER, -MD/-MMD -MF FILE -MT TARGET,\n"
-      "      --use_fast_math (defines __USE_FAST_MATH__); accepted and ignored: -lineinfo,\n"
+      "      --use_fast_math (defines __USE_FAST_MATH__), -fmad=true|false (kernels' a*b+c as one\n"
+      "      fused multiply-add, as nvcc; default true); accepted and ignored: -lineinfo,\n"
       "      --generate-line-info, -Xptxas, -Xnvlink, --expt-relaxed-constexpr, --extended-lambda,\n"
-      "      -rdc=true|false, -Werror KIND, -ftz/-prec-div/-prec-sqrt/-fmad=..., -maxrregcount N,\n"
+      "      -rdc=true|false, -Werror KIND, -ftz/-prec-div/-prec-sqrt=..., -maxrregcount N,\n"
       "      -t N, -m64, -res-usage (README: the options table)\n"
       "emulator options (for run, and recorded as defaults in programs built by cc):\n"
       "      --check=memcheck,racecheck,synccheck,streams|all   --schedule=forward|reverse|random[:SEED]\n"
@@ -220,6 +221,11 @@ options parse_options(int argc, char** argv) {
     if (a == "--help" || a == "-h") {
       print_usage();
       std::exit(0);
+    }
+    if (take_value(a, "-fmad", i, argc, argv, v) || take_value(a, "--fmad", i, argc, argv, v)) {
+      if (v != "true" && v != "false") usage_error("option -fmad takes true or false, not '" + v + "'");
+      o.fmad = v == "true";
+      continue;
     }
     bool ignored = false;
     for (const char* n : kIgnored) ignored = ignored || a == n;

@@ -25,6 +25,7 @@ struct options {
   bool dependencies = false;              // -MD/-MMD: write a dependency file while compiling
   std::string host_compiler;              // -ccbin
   bool fast_math = false;                 // --use_fast_math: __USE_FAST_MATH__ (numerics unchanged)
+  bool fmad = true;                       // -fmad=false: kernels not contracted (toolchain.cpp)
   std::vector<std::string> env;           // CUEMU_*=... for the program (not CUEMU_CHECK)
   bool memcheck = false, racecheck = false, synccheck = false;  // --check
   bool streams = false;  // --check=streams: rides on the racecheck build (ThreadSanitizer's instrumentation)

@@ -99,6 +99,22 @@ std::string real_path(const std::string& path) {
   return realpath(path.c_str(), buf) ? std::string(buf) : path;
 }
 
+// Whether device code gets the GPU's NaN results (emulator/src/gpu_fp): the plugin is built for
+// the g++ that built the emulator, so programs compiled by another compiler (-ccbin, CUEMU_CXX)
+// keep the CPU's.
+bool gpu_fp(const paths& p) {
+  return !p.gpu_fp_plugin.empty() && exists(p.gpu_fp_plugin) && real_path(p.cxx) == real_path(CUEMU_HOST_CXX);
+}
+
+// Whether kernels contract a*b+c into fused multiply-adds as nvcc's do (-fmad=true, its default):
+// g++ forms them only with FMA instructions, which the machine that builds also runs; a host
+// compiler other than g++ (clang) does not know the per-function option (translate::options).
+bool contracts_fp(const options& o, const paths& p) {
+  if (!o.fmad || !__builtin_cpu_supports("fma")) return false;
+  const std::size_t slash = p.cxx.rfind('/');
+  return p.cxx.find("clang", slash == std::string::npos ? 0 : slash + 1) == std::string::npos;
+}
+
 // The include directory of the toolkit the build makes (build/toolkit/include, a directory of
 // links to the emulator's headers) is the emulator's own: a build naming it (-I$(CUDA_HOME)/include,
 // CMake's include directories of CUDA::* targets) must not see the headers twice, or a header
@@ -153,6 +169,7 @@ paths locate_paths() {
     if (exists(p.include_dir + "/cccl/cub/cub.cuh")) p.cccl_dir = p.include_dir + "/cccl";
     for (int i = 0; i < 3; ++i) p.runtime_lib[i] = here + "/../lib/" + names[i];
     if (exists(here + "/cuemu-regions")) p.regions_tool = here + "/cuemu-regions";
+    if (exists(here + "/../lib/cuemu_gpu_fp.so")) p.gpu_fp_plugin = here + "/../lib/cuemu_gpu_fp.so";
   } else {
     p.regions_tool = CUEMU_BUILD_REGIONS_TOOL;
     p.include_dir = CUEMU_BUILD_INCLUDE_DIR;
@@ -160,6 +177,7 @@ paths locate_paths() {
     p.runtime_lib[0] = CUEMU_BUILD_RUNTIME_LIB;
     p.runtime_lib[1] = CUEMU_BUILD_RUNTIME_MEMCHECK_LIB;
     p.runtime_lib[2] = CUEMU_BUILD_RUNTIME_RACECHECK_LIB;
+    p.gpu_fp_plugin = CUEMU_BUILD_GPU_FP_PLUGIN;
   }
   p.boost_context = CUEMU_BOOST_CONTEXT_LIB;
   p.clang_resource_dir = CUEMU_CLANG_RESOURCE_DIR;
@@ -197,6 +215,7 @@ int preprocess_cu(const options& o, const paths& p, variant v, const std::string
   // The unit records the architecture it was compiled for (cuda_runtime.h), so a program linked
   // by another tool (the toolkit's host link, driver/host_link.h) emulates it.
   cmd.push_back("-D__CUEMU_UNIT_ARCH__=" + std::to_string(o.arch));
+  if (gpu_fp(p)) cmd.push_back("-D__CUEMU_GPU_FP__=1");  // cuemu/launch.h
   // The text is compiled with ThreadSanitizer's instrumentation (which the preprocessor is not
   // told of): headers keep the emulator's per-worker records out of it (cuemu/progress.h).
   if (v == variant::racecheck) cmd.push_back("-D__CUEMU_RACECHECK__");
@@ -223,10 +242,12 @@ int preprocess_cu(const options& o, const paths& p, variant v, const std::string
   return rc == 0 ? 0 : 2;
 }
 
-int translate_text(const options&, const paths& p, variant v, const std::string& in,
+int translate_text(const options& o, const paths& p, variant v, const std::string& in,
                    const std::string& text, translate::pass pass, const std::string& unit,
                    const std::string& out) {
   translate::options topt;
+  topt.contract_fp = contracts_fp(o, p);
+  topt.gpu_fp = gpu_fp(p);
   topt.shared_as_block_objects = v != variant::plain;
   topt.compile_pass = pass;
   topt.unit = unit;
@@ -401,13 +422,16 @@ int preprocess_only(const options& o, const paths& p, variant v, const std::stri
 // Math functions device code takes from libdevice (cuemu/libdevice.h) that g++ must call as
 // written. fmax and fmin: g++ would expand them inline with x86's rule for two NaNs (the second;
 // the GPU keeps the first). pow and powf: g++ replaces pow(x, 1.0) by x and pow(x, 2.0) by x * x,
-// which libdevice's pow does not (pow(3.0, 1.0) is 2.9999999999999996 on an H200). The other
+// which libdevice's pow does not (pow(3.0, 1.0) is 2.9999999999999996 on an H200). fma and fmaf:
+// with FMA instructions (contraction, contracts_fp) g++ would expand them inline with x86's NaN
+// rules (the GPU's: a canonical NaN in single precision, operands a, c, b in double). The other
 // functions stay builtins, so a call on constants is folded as nvcc folds it (sinf(1.0f) in a
 // kernel is the correctly rounded constant on an H200, not what libdevice computes at run time).
 static const std::vector<std::string>& libdevice_builtin_flags() {
   static const std::vector<std::string> flags{"-fno-builtin-fmax", "-fno-builtin-fmin",
                                               "-fno-builtin-fmaxf", "-fno-builtin-fminf",
-                                              "-fno-builtin-pow", "-fno-builtin-powf"};
+                                              "-fno-builtin-pow", "-fno-builtin-powf",
+                                              "-fno-builtin-fma", "-fno-builtin-fmaf"};
   return flags;
 }
 
@@ -423,6 +447,9 @@ int compile_translated(const options& o, const paths& p, variant v, const std::s
   // the value, g++'s reuses the temporary's stack slot unless told not to.
   std::vector<std::string> cmd{compiler(p, v), "-c", "-x", "c++-cpp-output", "-fpermissive", "-fno-strict-aliasing",
                                "-fstack-reuse=named_vars"};
+  // Kernels contract (translate::options::contract_fp), host code does not.
+  if (contracts_fp(o, p)) cmd.insert(cmd.end(), {"-mfma", "-ffp-contract=off"});
+  if (gpu_fp(p)) cmd.push_back("-fplugin=" + p.gpu_fp_plugin);
   for (const auto& f : base_flags(o, v)) cmd.push_back(f);
   for (const auto& f : libdevice_builtin_flags()) cmd.push_back(f);
   cmd.insert(cmd.end(), {in, "-o", out});

@@ -20,6 +20,7 @@ struct paths {
   std::string cxx;          // host C++ compiler (CUEMU_CXX overrides)
   std::string regions_tool;  // cuemu-regions (emulator/src/regions), or "" when not built
   std::string clang_resource_dir;
+  std::string gpu_fp_plugin;  // cuemu_gpu_fp.so (emulator/src/gpu_fp), or "" when not built
 };
 paths locate_paths();
 

@@ -172,6 +172,16 @@ extern "C" float frexpf(float x, int* e) noexcept {
   CUEMU_HOST(frexpf, float, float, int*);
   return host(x, e);
 }
+extern "C" float modff(float x, float* i) noexcept {
+  if (::cuemu::detail::in_device_code()) return __nv_modff(x, i);
+  CUEMU_HOST(modff, float, float, float*);
+  return host(x, i);
+}
+extern "C" double modf(double x, double* i) noexcept {
+  if (::cuemu::detail::in_device_code()) return __nv_modf(x, i);
+  CUEMU_HOST(modf, double, double, double*);
+  return host(x, i);
+}
 extern "C" float remquof(float x, float y, int* q) noexcept {
   if (::cuemu::detail::in_device_code()) return __nv_remquof(x, y, q);
   CUEMU_HOST(remquof, float, float, float, int*);

@@ -171,7 +171,14 @@ std::size_t rewrite_kernel(context& cx, std::size_t marker, const scope_info& sc
   // The device pass keeps every kernel it defines (also an instantiation only named, say as an
   // argument that an inlined host path drops): the host pass's object refers to it.
   const bool keep = opts.compile_pass == pass::device && why.empty() && d.body != npos;
-  cx.edits.replace(m.offset, m.end(), keep ? std::string("__attribute__((used))") : std::string(m.text.size(), ' '));
+  std::string attributes;
+  if (keep) attributes = "used";
+  if (opts.contract_fp && why.empty() && d.body != npos)
+    attributes += std::string(attributes.empty() ? "" : ", ") + kernel_fp_attribute;
+  if (opts.gpu_fp && why.empty() && d.body != npos)
+    attributes += std::string(attributes.empty() ? "" : ", ") + "cuemu_gpu_fp";
+  cx.edits.replace(m.offset, m.end(),
+                   attributes.empty() ? std::string(m.text.size(), ' ') : "__attribute__((" + attributes + "))");
   const auto fail = [&](const std::string& why) {
     cx.error(marker, "cannot rewrite this __global__ function: " + why);
     return marker + 1;

@@ -48,7 +48,23 @@ struct options {
   // variables to be separate allocations. Namespace-scope __shared__ variables are an error in
   // this mode (a namespace-scope reference cannot be re-bound per block).
   bool shared_as_block_objects = false;
+
+  // Contract a multiply and a dependent add into a fused multiply-add in kernels, as nvcc does by
+  // default (-fmad=true): every kernel definition gets g++'s per-function option
+  // fp-contract=fast (kernel_fp_attribute), and the unit is compiled with FMA instructions and
+  // -ffp-contract=off, so host code keeps one rounding per operation as on a CPU. Code inlined
+  // into a kernel (device functions, lambdas, the emulator's headers) is contracted with it.
+  bool contract_fp = false;
+
+  // Give kernels the GPU's NaN results (the attribute cuemu_gpu_fp of the g++ plugin
+  // emulator/src/gpu_fp, which the unit is then compiled with).
+  bool gpu_fp = false;
 };
+
+// The attribute that makes g++ contract a kernel's arithmetic (options::contract_fp); expensive
+// optimisations: the pass that forms fused multiply-adds runs only with them (-O2, or a checking
+// build's -O1 with this).
+inline constexpr const char* kernel_fp_attribute = "optimize(\"fp-contract=fast\", \"expensive-optimizations\", \"no-tree-vectorize\")";
 
 // `preprocessed`: g++ -E output with line markers. `file_name`: used for errors before the
 // first marker. When `errors` is not empty the text must not be compiled: the constructs named

@@ -355,6 +355,83 @@ void run(const char* name, const char* dir, S s, u64 begin = 0, u64 count = 1ull
   CHECK(cudaFree(st));
 }
 
+// MUFU.TANH per binade: for each exponent field e and j = 1..12, how many positive inputs give a
+// different result from the input with its low j bits cleared (0: the unit ignores them, the
+// binade's key is the top 23 - j significand bits); how many negative inputs do not give the
+// negated result of their magnitude; how many results equal x itself and how many are 1.
+struct TanhRuns {
+  unsigned long long mis[256][13];
+  unsigned long long odd[256], same[256], one[256];
+};
+__global__ void tanh_runs_kernel(TanhRuns* r) {
+  // A warp covers 32 * 256 consecutive inputs of one binade; each lane 256 of them.
+  const u64 lane_first = ((u64)blockIdx.x * blockDim.x + threadIdx.x) * 256;
+  if (lane_first >= (1ull << 31)) return;
+  unsigned mis[13] = {};
+  unsigned odd = 0, same = 0, one = 0;
+  for (u32 x = (u32)lane_first; x < (u32)lane_first + 256; ++x) {
+    const float y = mufu_tanh(bf(x));
+    for (int j = 1; j <= 12; ++j) mis[j] += fb(mufu_tanh(bf(x & ~((1u << j) - 1)))) != fb(y);
+    odd += fb(mufu_tanh(bf(x | 0x80000000u))) != (fb(y) ^ 0x80000000u);
+    same += fb(y) == x;
+    one += y == 1.0f;
+  }
+  const int e = (int)(lane_first >> 23);
+  for (int j = 1; j <= 12; ++j) {
+    const unsigned s = __reduce_add_sync(0xffffffffu, mis[j]);
+    if ((threadIdx.x & 31) == 0 && s) atomicAdd(&r->mis[e][j], (unsigned long long)s);
+  }
+  const unsigned so = __reduce_add_sync(0xffffffffu, odd), ss = __reduce_add_sync(0xffffffffu, same),
+                 s1 = __reduce_add_sync(0xffffffffu, one);
+  if ((threadIdx.x & 31) == 0) {
+    if (so) atomicAdd(&r->odd[e], (unsigned long long)so);
+    if (ss) atomicAdd(&r->same[e], (unsigned long long)ss);
+    if (s1) atomicAdd(&r->one[e], (unsigned long long)s1);
+  }
+}
+__global__ void tanh_table_kernel(u32 e, int j, u32* out) {
+  const u32 n = 1u << (23 - j);
+  for (u32 k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += gridDim.x * blockDim.x)
+    out[k] = fb(mufu_tanh(bf(e << 23 | k << j)));
+}
+// Prints the per-binade findings and writes DIR/tanh_table.u32: per binade that is neither all x
+// nor all 1, a header (e, j, count) and the results of its 2^(23-j) keys (x = e|k<<j), as raw
+// little-endian uint32, the first result and then each key's difference to the previous one.
+void tanh_runs(const char* dir) {
+  TanhRuns* r;
+  CHECK(cudaMallocManaged(&r, sizeof(TanhRuns)));
+  std::memset(r, 0, sizeof(TanhRuns));
+  tanh_runs_kernel<<<(1u << 23) / 256, 256>>>(r);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  const std::string path = std::string(dir) + "/tanh_table.u32";
+  FILE* f = std::fopen(path.c_str(), "wb");
+  u32* dev;
+  CHECK(cudaMalloc(&dev, 4u << 23));
+  std::vector<u32> host(1u << 23);
+  for (int e = 0; e < 255; ++e) {
+    int j = 0;
+    while (j < 12 && r->mis[e][j + 1] == 0) ++j;
+    const u64 all = 1ull << 23;
+    std::printf("tanh binade %3d: ignored low bits %2d, odd-mismatch %llu, equal-x %llu, one %llu;"
+                " mismatches by j:", e, j, r->odd[e], r->same[e], r->one[e]);
+    for (int k = 1; k <= 12; ++k) std::printf(" %llu", r->mis[e][k]);
+    std::printf("\n");
+    if (r->same[e] == all || r->one[e] == all || !f) continue;
+    tanh_table_kernel<<<1024, 256>>>((u32)e, j, dev);
+    CHECK(cudaDeviceSynchronize());
+    const u32 n = 1u << (23 - j);
+    CHECK(cudaMemcpy(host.data(), dev, 4ull * n, cudaMemcpyDeviceToHost));
+    const u32 hdr[3] = {(u32)e, (u32)j, n};
+    std::fwrite(hdr, 4, 3, f);
+    for (u32 k = n - 1; k > 0; --k) host[k] -= host[k - 1];  // first differences (xz-friendly)
+    std::fwrite(host.data(), 4, n, f);
+  }
+  if (f) std::fclose(f);
+  CHECK(cudaFree(dev));
+  CHECK(cudaFree(r));
+}
+
 int main(int argc, char** argv) {
   const char* dir = argc > 1 ? argv[1] : ".";
   auto want = [&](const char* n) {
@@ -389,6 +466,7 @@ int main(int argc, char** argv) {
   if (want("cos25")) run("cos25", dir, SinCos<25, true>{});
   if (want("tanh11")) run("tanh11", dir, Tanh<11>{});
   if (want("tanh13")) run("tanh13", dir, Tanh<13>{});
+  if (argc > 2 && want("tanh_runs")) tanh_runs(dir);
   if (want("rcp64h")) run("rcp64h", dir, Hi64<false>{});
   if (want("rsq64h")) run("rsq64h", dir, Hi64<true>{});
   return 0;

@@ -1,0 +1,172 @@
+// cuemu's g++ plugin: the NaN results of a GPU's arithmetic in device code (issue 14).
+//
+// An H200 returns the canonical NaN 0x7fffffff from every single-precision operation whose
+// result is a NaN (add, subtract, multiply, divide, fused multiply-add, negation, absolute value,
+// square root, rounding to an integer), whatever NaN went in; x86 returns the input's payload or
+// its own default NaN 0xffc00000. In double precision both propagate the input's payload, but the
+// GPU's negation, absolute value and rounding of a NaN give the NaN quieted with its sign kept,
+// where x86 flips or clears the sign. This pass rewrites those operations in every function
+// marked __attribute__((cuemu_gpu_fp)) (the translator marks kernels, and the emulator's batch
+// loop that inlines them): after each such statement, `r = isnan(r) ? 0x7fffffff : r` (single)
+// or `r = isnan(x) ? x + x : -x` (double). It runs late (after the pass that forms fused
+// multiply-adds, at every optimisation level), so it sees the operations the program computes.
+// A double fused multiply-add a * b + c with NaN operands returns the first of a, c, b that is a
+// NaN, quieted (x86 takes them in the order of the instruction form g++ picked).
+//
+//   g++ -fplugin=cuemu_gpu_fp.so ...
+#include "gcc-plugin.h"
+#include "plugin-version.h"
+
+#include "tree.h"
+#include "tree-pass.h"
+#include "context.h"
+#include "function.h"
+#include "basic-block.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "ssa.h"
+#include "tree-ssa-operands.h"
+#include "gimple-ssa.h"
+#include "attribs.h"
+#include "fold-const.h"
+
+int plugin_is_GPL_compatible;
+
+namespace {
+
+const char* const kAttribute = "cuemu_gpu_fp";
+
+tree handle_attribute(tree*, tree, tree, int, bool*) { return NULL_TREE; }
+
+const attribute_spec kAttributeSpec = {kAttribute, 0, 0, false, false, false, false, handle_attribute, nullptr};
+
+void register_attributes(void*, void*) { register_attribute(&kAttributeSpec); }
+
+enum class rule { none, canonical, keep_input, fma_operands };
+
+// What the GPU does with a NaN from this statement.
+rule rule_of(const gimple* stmt, machine_mode mode) {
+  if (mode != SFmode && mode != DFmode) return rule::none;
+  if (is_gimple_assign(stmt)) {
+    switch (gimple_assign_rhs_code(stmt)) {
+      case PLUS_EXPR:
+      case MINUS_EXPR:
+      case MULT_EXPR:
+      case RDIV_EXPR:
+        return mode == SFmode ? rule::canonical : rule::none;
+      case NEGATE_EXPR:
+      case ABS_EXPR:
+        return mode == SFmode ? rule::canonical : rule::keep_input;
+      default:
+        return rule::none;
+    }
+  }
+  if (is_gimple_call(stmt)) {
+    switch (gimple_call_combined_fn(stmt)) {
+      case CFN_FMA: case CFN_FMS: case CFN_FNMA: case CFN_FNMS:
+      case CFN_BUILT_IN_FMAF: case CFN_BUILT_IN_FMA:
+        return mode == SFmode ? rule::canonical : rule::fma_operands;
+      case CFN_SQRT: case CFN_BUILT_IN_SQRTF: case CFN_BUILT_IN_SQRT:
+        return mode == SFmode ? rule::canonical : rule::none;
+      case CFN_FLOOR: case CFN_BUILT_IN_FLOORF: case CFN_BUILT_IN_FLOOR:
+      case CFN_CEIL: case CFN_BUILT_IN_CEILF: case CFN_BUILT_IN_CEIL:
+      case CFN_TRUNC: case CFN_BUILT_IN_TRUNCF: case CFN_BUILT_IN_TRUNC:
+      case CFN_RINT: case CFN_BUILT_IN_RINTF: case CFN_BUILT_IN_RINT:
+      case CFN_NEARBYINT: case CFN_BUILT_IN_NEARBYINTF: case CFN_BUILT_IN_NEARBYINT:
+      case CFN_BUILT_IN_FABSF: case CFN_BUILT_IN_FABS:
+        return mode == SFmode ? rule::canonical : rule::keep_input;
+      default:
+        return rule::none;
+    }
+  }
+  return rule::none;
+}
+
+tree canonical_nan(tree type) {
+  static const unsigned char bytes[4] = {0xff, 0xff, 0xff, 0x7f};  // 0x7fffffff, little-endian
+  return native_interpret_expr(type, bytes, 4);
+}
+
+// Rewrites the statement at GSI (its result R of TYPE) by RULE; GSI ends at the last new
+// statement.
+void rewrite(gimple_stmt_iterator* gsi, tree type, rule r) {
+  gimple* stmt = gsi_stmt(*gsi);
+  const tree lhs = gimple_get_lhs(stmt);
+  const tree result = make_ssa_name(type);
+  if (is_gimple_assign(stmt)) gimple_assign_set_lhs(stmt, result);
+  else gimple_call_set_lhs(stmt, result);
+  update_stmt(stmt);
+  // keep_input: the operand decides, and its quieted self is the result.
+  const tree tested = r == rule::canonical ? result
+                      : is_gimple_assign(stmt) ? gimple_assign_rhs1(stmt) : gimple_call_arg(stmt, 0);
+  if (r == rule::fma_operands) {
+    // From the last choice to the first: r, then b, c, a where they are NaNs.
+    tree value = result;
+    for (const unsigned arg : {1u, 2u, 0u}) {
+      const tree x = gimple_call_arg(stmt, arg);
+      const tree x_nan = make_ssa_name(boolean_type_node);
+      const tree quiet = make_ssa_name(type), next = make_ssa_name(type);
+      gsi_insert_after(gsi, gimple_build_assign(x_nan, UNORDERED_EXPR, x, x), GSI_NEW_STMT);
+      gsi_insert_after(gsi, gimple_build_assign(quiet, PLUS_EXPR, x, x), GSI_NEW_STMT);
+      gsi_insert_after(gsi, gimple_build_assign(next, COND_EXPR, x_nan, quiet, value), GSI_NEW_STMT);
+      value = next;
+    }
+    gsi_insert_after(gsi, gimple_build_assign(lhs, value), GSI_NEW_STMT);
+    return;
+  }
+  const tree is_nan = make_ssa_name(boolean_type_node);
+  gsi_insert_after(gsi, gimple_build_assign(is_nan, UNORDERED_EXPR, tested, tested), GSI_NEW_STMT);
+  tree nan;
+  if (r == rule::canonical) {
+    nan = canonical_nan(type);
+  } else {
+    nan = make_ssa_name(type);
+    gsi_insert_after(gsi, gimple_build_assign(nan, PLUS_EXPR, tested, tested), GSI_NEW_STMT);
+  }
+  gsi_insert_after(gsi, gimple_build_assign(lhs, COND_EXPR, is_nan, nan, result), GSI_NEW_STMT);
+}
+
+const pass_data kPassData = {GIMPLE_PASS, "cuemu_gpu_fp", OPTGROUP_NONE, TV_NONE, PROP_ssa | PROP_cfg, 0, 0, 0,
+                             TODO_update_ssa};
+
+struct gpu_fp_pass : gimple_opt_pass {
+  explicit gpu_fp_pass(gcc::context* ctx) : gimple_opt_pass(kPassData, ctx) {}
+  bool gate(function* fn) override {
+    return lookup_attribute(kAttribute, DECL_ATTRIBUTES(fn->decl)) != NULL_TREE;
+  }
+  unsigned int execute(function* fn) override {
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fn) {
+      for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple* stmt = gsi_stmt(gsi);
+        const tree lhs = gimple_get_lhs(stmt);
+        if (!lhs || TREE_CODE(TREE_TYPE(lhs)) != REAL_TYPE) continue;
+        if (is_gimple_call(stmt) && gimple_call_num_args(stmt) == 0) continue;
+        const tree type = TREE_TYPE(lhs);
+        const rule r = rule_of(stmt, TYPE_MODE(type));
+        if (r == rule::none) continue;
+        if (r == rule::fma_operands && (!is_gimple_call(stmt) || gimple_call_num_args(stmt) != 3)) continue;
+        if (r == rule::keep_input) {
+          const tree x = is_gimple_assign(stmt) ? gimple_assign_rhs1(stmt) : gimple_call_arg(stmt, 0);
+          if (!types_compatible_p(TREE_TYPE(x), type)) continue;
+        }
+        rewrite(&gsi, type, r);
+      }
+    }
+    return 0;
+  }
+  opt_pass* clone() override { return new gpu_fp_pass(m_ctxt); }
+};
+
+}  // namespace
+
+int plugin_init(plugin_name_args* info, plugin_gcc_version* version) {
+  if (!plugin_default_version_check(version, &gcc_version)) {
+    fprintf(stderr, "cuemu_gpu_fp: built for another g++ (%s)\n", gcc_version.basever);
+    return 1;
+  }
+  register_callback(info->base_name, PLUGIN_ATTRIBUTES, register_attributes, nullptr);
+  static register_pass_info pass = {new gpu_fp_pass(g), "optimized", 1, PASS_POS_INSERT_AFTER};
+  register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &pass);
+  return 0;
+}
