@@ -102,8 +102,23 @@ std::string real_path(const std::string& path) {
 // Whether device code gets the GPU's NaN results (emulator/src/gpu_fp): the plugin is built for
 // the g++ that built the emulator, so programs compiled by another compiler (-ccbin, CUEMU_CXX)
 // keep the CPU's.
+// A compiler named without a directory is looked up in PATH, as the shell would.
+std::string compiler_path(const std::string& cxx) {
+  if (cxx.find('/') != std::string::npos) return real_path(cxx);
+  const char* path = std::getenv("PATH");
+  for (std::string dirs = path ? path : ""; !dirs.empty();) {
+    const std::size_t colon = dirs.find(':');
+    const std::string dir = dirs.substr(0, colon);
+    dirs = colon == std::string::npos ? "" : dirs.substr(colon + 1);
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + cxx;
+    if (access(candidate.c_str(), X_OK) == 0) return real_path(candidate);
+  }
+  return cxx;
+}
+
 bool gpu_fp(const paths& p) {
-  return !p.gpu_fp_plugin.empty() && exists(p.gpu_fp_plugin) && real_path(p.cxx) == real_path(CUEMU_HOST_CXX);
+  return !p.gpu_fp_plugin.empty() && exists(p.gpu_fp_plugin) &&
+         compiler_path(p.cxx) == compiler_path(CUEMU_HOST_CXX);
 }
 
 // Whether kernels contract a*b+c into fused multiply-adds as nvcc's do (-fmad=true, its default):

@@ -4,11 +4,12 @@
 // result is a NaN (add, subtract, multiply, divide, fused multiply-add, negation, absolute value,
 // square root, rounding to an integer), whatever NaN went in; x86 returns the input's payload or
 // its own default NaN 0xffc00000. In double precision both propagate the input's payload, but the
-// GPU's negation, absolute value and rounding of a NaN give the NaN quieted with its sign kept,
-// where x86 flips or clears the sign. This pass rewrites those operations in every function
+// GPU's add, subtract, multiply and divide return the first operand where both are NaNs (x86: the
+// one g++ happened to make the destination register), and its negation, absolute value and
+// rounding of a NaN give the NaN quieted with its sign kept, where x86 flips or clears the sign. This pass rewrites those operations in every function
 // marked __attribute__((cuemu_gpu_fp)) (the translator marks kernels, and the emulator's batch
 // loop that inlines them): after each such statement, `r = isnan(r) ? 0x7fffffff : r` (single)
-// or `r = isnan(x) ? x + x : -x` (double). It runs late (after the pass that forms fused
+// or `r = isnan(x) ? x + x : r` with x the first operand (double; x + x quiets x). It runs late (after the pass that forms fused
 // multiply-adds, at every optimisation level), so it sees the operations the program computes.
 // A double fused multiply-add a * b + c with NaN operands returns the first of a, c, b that is a
 // NaN, quieted (x86 takes them in the order of the instruction form g++ picked).
@@ -52,8 +53,8 @@ rule rule_of(const gimple* stmt, machine_mode mode) {
       case PLUS_EXPR:
       case MINUS_EXPR:
       case MULT_EXPR:
-      case RDIV_EXPR:
-        return mode == SFmode ? rule::canonical : rule::none;
+      case RDIV_EXPR:  // double: a NaN first operand wins (x86: whichever g++ made the destination)
+        return mode == SFmode ? rule::canonical : rule::keep_input;
       case NEGATE_EXPR:
       case ABS_EXPR:
         return mode == SFmode ? rule::canonical : rule::keep_input;

@@ -56,8 +56,8 @@ struct options {
   // into a kernel (device functions, lambdas, the emulator's headers) is contracted with it.
   bool contract_fp = false;
 
-  // Give kernels the GPU's NaN results (the attribute cuemu_gpu_fp of the g++ plugin
-  // emulator/src/gpu_fp, which the unit is then compiled with).
+  // Give kernels and device-only functions the GPU's NaN results (the attribute cuemu_gpu_fp of
+  // the g++ plugin emulator/src/gpu_fp, which the unit is then compiled with).
   bool gpu_fp = false;
 };
 

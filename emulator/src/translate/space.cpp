@@ -246,11 +246,22 @@ std::size_t rewrite_space(context& cx, std::size_t i, const scope_info& scope, c
     return j;
   }
   const space_decl d = scan(cx, i);
-  for (std::size_t m : d.markers) blank_marker(cx, m);
-  const std::size_t after_markers = d.markers.back() + 1;
   const std::string file = cx.file_of(i);
-  if (!opts.runtime_include_dir.empty() && file.rfind(opts.runtime_include_dir + "/", 0) == 0)
-    return after_markers;
+  const bool own_header =
+      !opts.runtime_include_dir.empty() && file.rfind(opts.runtime_include_dir + "/", 0) == 0;
+  // A device-only function gets the GPU's NaN results where it is not inlined into a kernel
+  // (options::gpu_fp); a __host__ __device__ one keeps the CPU's when host code calls it.
+  bool gpu_fp = opts.gpu_fp && !own_header && d.kind == decl_kind::function && d.device && !d.host;
+  for (std::size_t m : d.markers) {
+    if (gpu_fp && cx.is(m, "__cuemu_device__")) {
+      cx.edits.replace(cx.toks[m].offset, cx.toks[m].end(), "__attribute__((cuemu_gpu_fp))");
+      gpu_fp = false;
+    } else {
+      blank_marker(cx, m);
+    }
+  }
+  const std::size_t after_markers = d.markers.back() + 1;
+  if (own_header) return after_markers;
   if (d.kind == decl_kind::variable && (d.device || d.data_only) && !d.host)
     return variable(cx, d, scope, opts);
   if (d.kind != decl_kind::function || opts.compile_pass != pass::host || !d.device || d.host)

@@ -69,6 +69,35 @@ TEST(MathProbe, ExactFunctionsStayExactAndNoResultIsLost) {
               want.size(), checked, exact.size());
 }
 
+// Plain kernel arithmetic (op_*: its NaN results, a*b+c contracted) equals the H200's whichever
+// way the host compiler is named, in every checking mode's build: by -ccbin with PATH's name of
+// the compiler the emulator was built with (its g++ plugin applies to it), and by the checking
+// builds' instrumentation.
+class PlainArithmetic : public ::testing::TestWithParam<std::string> {};
+INSTANTIATE_TEST_SUITE_P(MathProbe, PlainArithmetic,
+                         ::testing::Values("-ccbin g++", "--check=memcheck", "--check=racecheck", "-O0 -fmad=false"));
+TEST_P(PlainArithmetic, NaNResultsAreTheH200s) {
+  const bool fmad = GetParam().find("-fmad=false") == std::string::npos;
+  const cuemu_result r =
+      run_cuemu("run " + GetParam() + " " + PROBE_CU + " -- --only op_ 2>/dev/null; exit $?");
+  ASSERT_EQ(r.status, 0) << r.out.substr(0, 2000);
+  std::istringstream got_text(r.out);
+  const auto got = results_of(got_text);
+  std::istringstream want_text(read_gzip_file(H200_FILE));
+  int checked = 0;
+  for (const auto& [key, line] : results_of(want_text)) {
+    if (key.rfind("op_", 0) != 0) continue;
+    // Without contraction (nvcc's -fmad=false) a*b+c is two roundings: only its NaN cases agree.
+    if (!fmad && key.rfind("op_fmad", 0) == 0 && line.find("7fffffff") == std::string::npos) continue;
+    if (!fmad && key.rfind("op_dmad", 0) == 0) continue;
+    ++checked;
+    const auto it = got.find(key);
+    ASSERT_NE(it, got.end()) << key;
+    EXPECT_EQ(it->second, line);
+  }
+  EXPECT_GT(checked, 4000);
+}
+
 }  // namespace
 
 // sinf, logf, atan2f, pow, cbrt and sincos called by host code, device code and a __host__
