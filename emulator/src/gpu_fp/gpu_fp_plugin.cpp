@@ -13,6 +13,8 @@
 // multiply-adds, at every optimisation level), so it sees the operations the program computes.
 // A double fused multiply-add a * b + c with NaN operands returns the first of a, c, b that is a
 // NaN, quieted (x86 takes them in the order of the instruction form g++ picked).
+// A second pass, before g++ contracts, picks which product of p * q + r * s is fused as nvcc
+// does (fma_choice_pass).
 //
 //   g++ -fplugin=cuemu_gpu_fp.so ...
 #include "gcc-plugin.h"
@@ -30,6 +32,8 @@
 #include "gimple-ssa.h"
 #include "attribs.h"
 #include "fold-const.h"
+#include "internal-fn.h"
+#include "tree-ssa.h"
 
 int plugin_is_GPL_compatible;
 
@@ -127,6 +131,93 @@ void rewrite(gimple_stmt_iterator* gsi, tree type, rule r) {
   gsi_insert_after(gsi, gimple_build_assign(lhs, COND_EXPR, is_nan, nan, result), GSI_NEW_STMT);
 }
 
+// Which product of p * q + r * s nvcc fuses (measured on the H200, tests/math/contraction): the
+// one whose operands are all defined earlier ("older": its latest operand comes first in the
+// block; a parameter or a value from another block is oldest), the left one on a tie. g++ fuses
+// the product computed first. Where they differ, this pass (before g++'s own contraction, in
+// contracted functions) writes nvcc's fused multiply-add itself and leaves the other product to
+// g++, which then has nothing to fuse it with.
+// Whether DEF loads a field of a CUDA vector (float2, float4, double2, ...: a struct as aligned as
+// it is large, up to 16 bytes), which nvcc loads whole and whose fields are then all available at
+// once; *OBJECT: the vector.
+bool vector_field(const gimple* def, tree* object) {
+  if (!gimple_assign_load_p(def)) return false;
+  const tree ref = gimple_assign_rhs1(def);
+  if (TREE_CODE(ref) != COMPONENT_REF) return false;
+  *object = TREE_OPERAND(ref, 0);
+  const tree type = TREE_TYPE(*object);
+  const HOST_WIDE_INT size = int_size_in_bytes(type);
+  return RECORD_OR_UNION_TYPE_P(type) && size > 0 && size <= 16 && (HOST_WIDE_INT)TYPE_ALIGN_UNIT(type) == size;
+}
+
+// Where in block BB the value OP is available: -1 for a parameter or another block's value; a
+// CUDA vector's field counts from the first load of that vector.
+int position(tree op, basic_block bb) {
+  if (TREE_CODE(op) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(op)) return -1;
+  gimple* def = SSA_NAME_DEF_STMT(op);
+  if (gimple_bb(def) != bb || gimple_code(def) == GIMPLE_PHI) return -1;
+  int pos = (int)gimple_uid(def);
+  tree object;
+  if (!vector_field(def, &object)) return pos;
+  for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi) && gsi_stmt(gsi) != def; gsi_next(&gsi)) {
+    tree other;
+    if (vector_field(gsi_stmt(gsi), &other) && operand_equal_p(other, object, 0)) return (int)gimple_uid(gsi_stmt(gsi));
+  }
+  return pos;
+}
+
+int age(const gimple* mult, basic_block bb) {
+  return MAX(position(gimple_op(mult, 1), bb), position(gimple_op(mult, 2), bb));
+}
+
+gimple* single_use_mult(tree t, basic_block bb) {
+  if (TREE_CODE(t) != SSA_NAME || !has_single_use(t)) return nullptr;
+  gimple* def = SSA_NAME_DEF_STMT(t);
+  if (!is_gimple_assign(def) || gimple_assign_rhs_code(def) != MULT_EXPR || gimple_bb(def) != bb) return nullptr;
+  return def;
+}
+
+const pass_data kFmaPassData = {GIMPLE_PASS, "cuemu_gpu_fma", OPTGROUP_NONE, TV_NONE, PROP_ssa | PROP_cfg, 0, 0, 0,
+                                TODO_update_ssa};
+
+struct fma_choice_pass : gimple_opt_pass {
+  explicit fma_choice_pass(gcc::context* ctx) : gimple_opt_pass(kFmaPassData, ctx) {}
+  bool gate(function* fn) override {
+    return flag_fp_contract_mode == FP_CONTRACT_FAST && optimize &&
+           lookup_attribute(kAttribute, DECL_ATTRIBUTES(fn->decl)) != NULL_TREE;
+  }
+  unsigned int execute(function* fn) override {
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fn) {
+      unsigned uid = 1;
+      for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
+        gimple_set_uid(gsi_stmt(gsi), uid++);
+      for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple* stmt = gsi_stmt(gsi);
+        if (!is_gimple_assign(stmt) || gimple_assign_rhs_code(stmt) != PLUS_EXPR) continue;
+        const tree type = TREE_TYPE(gimple_assign_lhs(stmt));
+        if (TREE_CODE(type) != REAL_TYPE || (TYPE_MODE(type) != SFmode && TYPE_MODE(type) != DFmode)) continue;
+        gimple* m0 = single_use_mult(gimple_assign_rhs1(stmt), bb);
+        gimple* m1 = single_use_mult(gimple_assign_rhs2(stmt), bb);
+        if (!m0 || !m1) continue;
+        gimple* const nv = age(m1, bb) < age(m0, bb) ? m1 : m0;
+        gimple* const gcc = gimple_uid(m0) < gimple_uid(m1) ? m0 : m1;
+        if (nv == gcc || !direct_internal_fn_supported_p(IFN_FMA, type, OPTIMIZE_FOR_BOTH)) continue;
+        const tree addend = nv == m0 ? gimple_assign_rhs2(stmt) : gimple_assign_rhs1(stmt);
+        gcall* fma = gimple_build_call_internal(IFN_FMA, 3, gimple_assign_rhs1(nv), gimple_assign_rhs2(nv), addend);
+        gimple_call_set_lhs(fma, gimple_assign_lhs(stmt));
+        gimple_set_uid(fma, gimple_uid(stmt));
+        gsi_replace(&gsi, fma, true);
+        gimple_stmt_iterator at = gsi_for_stmt(nv);
+        gsi_remove(&at, true);
+        release_defs(nv);
+      }
+    }
+    return 0;
+  }
+  opt_pass* clone() override { return new fma_choice_pass(m_ctxt); }
+};
+
 const pass_data kPassData = {GIMPLE_PASS, "cuemu_gpu_fp", OPTGROUP_NONE, TV_NONE, PROP_ssa | PROP_cfg, 0, 0, 0,
                              TODO_update_ssa};
 
@@ -169,5 +260,7 @@ int plugin_init(plugin_name_args* info, plugin_gcc_version* version) {
   register_callback(info->base_name, PLUGIN_ATTRIBUTES, register_attributes, nullptr);
   static register_pass_info pass = {new gpu_fp_pass(g), "optimized", 1, PASS_POS_INSERT_AFTER};
   register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &pass);
+  static register_pass_info fma = {new fma_choice_pass(g), "widening_mul", 1, PASS_POS_INSERT_BEFORE};
+  register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &fma);
   return 0;
 }

@@ -16,10 +16,9 @@
 
 namespace {
 
-// Shapes where nvcc and g++ fuse differently (README, known limits): a sum of two products that
-// NVVM's SLP vectorizer pairs, where the second product is fused (g++ fuses the first), and a
-// product whose addend is a select (g++ branches, and fuses only within one block).
-const std::set<std::string> kFusedOtherwise = {"complex_im", "lerp2", "select_addend"};
+// A shape where nvcc and g++ fuse differently (README, known limits): a product whose addend is a
+// select (g++ branches, and fuses only within one block).
+const std::set<std::string> kFusedOtherwise = {"select_addend"};
 
 std::map<std::string, std::string> lines_by_shape(const std::string& text) {
   std::map<std::string, std::string> out;
@@ -38,10 +37,11 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
-void compare(const std::string& options, const std::string& record, const std::set<std::string>& skip) {
+void compare(const std::string& options, const std::string& record, const std::set<std::string>& skip,
+             const std::string& program = CONTRACTION_CU, std::size_t shapes = 41) {
   const auto want = lines_by_shape(read_file(record));
-  ASSERT_EQ(want.size(), 42u) << record;  // 41 shapes and the summary
-  const cuemu_result r = run_cuemu("run -O2 " + options + " " + CONTRACTION_CU + " 2>&1");
+  ASSERT_EQ(want.size(), shapes + (program == CONTRACTION_CU)) << record;  // and contraction's summary
+  const cuemu_result r = run_cuemu("run -O2 " + options + " " + program + " 2>&1");
   ASSERT_EQ(r.status, 0) << r.out.substr(0, 2000);
   const auto got = lines_by_shape(r.out);
   int compared = 0;
@@ -52,7 +52,7 @@ void compare(const std::string& options, const std::string& record, const std::s
     EXPECT_EQ(it->second, line) << "shape " << name << " (" << options << ")";
     ++compared;
   }
-  EXPECT_EQ(compared, 41 - static_cast<int>(skip.size()));
+  EXPECT_EQ(compared, static_cast<int>(shapes - skip.size()));
 }
 
 TEST(MathContraction, KernelsFuseAsNvccDoes) {
@@ -61,6 +61,13 @@ TEST(MathContraction, KernelsFuseAsNvccDoes) {
 
 TEST(MathContraction, KernelsFuseAsNvccDoesUnderEveryExecutor) {
   compare("--exec=fibers", CONTRACTION_RECORD, kFusedOtherwise);
+}
+
+// Which of two products is fused (contraction/fused_product.cu): nvcc fuses the one whose operands
+// are all available earlier (g++ the one computed first); the g++ plugin (src/gpu_fp) makes the
+// same choice.
+TEST(MathContraction, TheProductNvccFusesIsFused) {
+  compare("", FUSED_PRODUCT_RECORD, {}, FUSED_PRODUCT_CU, 18);
 }
 
 TEST(MathContraction, FmadFalseRoundsEveryOperation) {
