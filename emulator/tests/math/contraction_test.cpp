@@ -6,7 +6,6 @@
 // per operation, and the first results.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -30,16 +29,9 @@ std::map<std::string, std::string> lines_by_shape(const std::string& text) {
   return out;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
 void compare(const std::string& options, const std::string& record, const std::set<std::string>& skip,
              const std::string& program = CONTRACTION_CU, std::size_t shapes = 41) {
-  const auto want = lines_by_shape(read_file(record));
+  const auto want = lines_by_shape(read_text_file(record));
   ASSERT_EQ(want.size(), shapes + (program == CONTRACTION_CU)) << record;  // and contraction's summary
   const cuemu_result r = run_cuemu("run -O2 " + options + " " + program + " 2>&1");
   ASSERT_EQ(r.status, 0) << r.out.substr(0, 2000);
