@@ -99,9 +99,6 @@ std::string real_path(const std::string& path) {
   return realpath(path.c_str(), buf) ? std::string(buf) : path;
 }
 
-// Whether device code gets the GPU's NaN results (emulator/src/gpu_fp): the plugin is built for
-// the g++ that built the emulator, so programs compiled by another compiler (-ccbin, CUEMU_CXX)
-// keep the CPU's.
 // A compiler named without a directory is looked up in PATH, as the shell would.
 std::string compiler_path(const std::string& cxx) {
   if (cxx.find('/') != std::string::npos) return real_path(cxx);
@@ -116,6 +113,9 @@ std::string compiler_path(const std::string& cxx) {
   return cxx;
 }
 
+// Whether device code gets the GPU's NaN results (emulator/src/gpu_fp): the plugin is built for
+// the g++ that built the emulator, so programs compiled by another compiler (-ccbin, CUEMU_CXX)
+// keep the CPU's.
 bool gpu_fp(const paths& p) {
   return !p.gpu_fp_plugin.empty() && exists(p.gpu_fp_plugin) &&
          compiler_path(p.cxx) == compiler_path(CUEMU_HOST_CXX);

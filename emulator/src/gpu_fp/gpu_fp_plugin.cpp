@@ -101,9 +101,6 @@ void rewrite(gimple_stmt_iterator* gsi, tree type, rule r) {
   if (is_gimple_assign(stmt)) gimple_assign_set_lhs(stmt, result);
   else gimple_call_set_lhs(stmt, result);
   update_stmt(stmt);
-  // keep_input: the operand decides, and its quieted self is the result.
-  const tree tested = r == rule::canonical ? result
-                      : is_gimple_assign(stmt) ? gimple_assign_rhs1(stmt) : gimple_call_arg(stmt, 0);
   if (r == rule::fma_operands) {
     // From the last choice to the first: r, then b, c, a where they are NaNs.
     tree value = result;
@@ -119,6 +116,9 @@ void rewrite(gimple_stmt_iterator* gsi, tree type, rule r) {
     gsi_insert_after(gsi, gimple_build_assign(lhs, value), GSI_NEW_STMT);
     return;
   }
+  // keep_input: the operand decides, and its quieted self is the result.
+  const tree tested = r == rule::canonical ? result
+                      : is_gimple_assign(stmt) ? gimple_assign_rhs1(stmt) : gimple_call_arg(stmt, 0);
   const tree is_nan = make_ssa_name(boolean_type_node);
   gsi_insert_after(gsi, gimple_build_assign(is_nan, UNORDERED_EXPR, tested, tested), GSI_NEW_STMT);
   tree nan;
@@ -131,12 +131,6 @@ void rewrite(gimple_stmt_iterator* gsi, tree type, rule r) {
   gsi_insert_after(gsi, gimple_build_assign(lhs, COND_EXPR, is_nan, nan, result), GSI_NEW_STMT);
 }
 
-// Which product of p * q + r * s nvcc fuses (measured on the H200, tests/math/contraction): the
-// one whose operands are all defined earlier ("older": its latest operand comes first in the
-// block; a parameter or a value from another block is oldest), the left one on a tie. g++ fuses
-// the product computed first. Where they differ, this pass (before g++'s own contraction, in
-// contracted functions) writes nvcc's fused multiply-add itself and leaves the other product to
-// g++, which then has nothing to fuse it with.
 // Whether DEF loads a field of a CUDA vector (float2, float4, double2, ...: a struct as aligned as
 // it is large, up to 16 bytes), which nvcc loads whole and whose fields are then all available at
 // once; *OBJECT: the vector.
@@ -177,6 +171,12 @@ gimple* single_use_mult(tree t, basic_block bb) {
   return def;
 }
 
+// Which product of p * q + r * s nvcc fuses (measured on the H200, tests/math/contraction): the
+// one whose operands are all defined earlier ("older": its latest operand comes first in the
+// block; a parameter or a value from another block is oldest), the left one on a tie. g++ fuses
+// the product computed first. Where they differ, this pass (before g++'s own contraction, in
+// contracted functions) writes nvcc's fused multiply-add itself and leaves the other product to
+// g++, which then has nothing to fuse it with.
 const pass_data kFmaPassData = {GIMPLE_PASS, "cuemu_gpu_fma", OPTGROUP_NONE, TV_NONE, PROP_ssa | PROP_cfg, 0, 0, 0,
                                 TODO_update_ssa};
 

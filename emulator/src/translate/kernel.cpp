@@ -170,13 +170,14 @@ std::size_t rewrite_kernel(context& cx, std::size_t marker, const scope_info& sc
   if (why.empty()) why = find_body(cx, d);
   // The device pass keeps every kernel it defines (also an instantiation only named, say as an
   // argument that an inlined host path drops): the host pass's object refers to it.
-  const bool keep = opts.compile_pass == pass::device && why.empty() && d.body != npos;
+  const bool defined = why.empty() && d.body != npos;
   std::string attributes;
-  if (keep) attributes = "used";
-  if (opts.contract_fp && why.empty() && d.body != npos)
-    attributes += std::string(attributes.empty() ? "" : ", ") + kernel_fp_attribute;
-  if (opts.gpu_fp && why.empty() && d.body != npos)
-    attributes += std::string(attributes.empty() ? "" : ", ") + "cuemu_gpu_fp";
+  auto add = [&](bool on, const char* a) {
+    if (on) attributes += std::string(attributes.empty() ? "" : ", ") + a;
+  };
+  add(defined && opts.compile_pass == pass::device, "used");
+  add(defined && opts.contract_fp, kernel_fp_attribute);
+  add(defined && opts.gpu_fp, "cuemu_gpu_fp");
   cx.edits.replace(m.offset, m.end(),
                    attributes.empty() ? std::string(m.text.size(), ' ') : "__attribute__((" + attributes + "))");
   const auto fail = [&](const std::string& why) {
