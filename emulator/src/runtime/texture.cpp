@@ -223,16 +223,19 @@ long long floor_div(long long a, long long b) {  // b > 0
 }
 
 // Normalised reads of 8- and 16-bit integer channels filter in 16-bit fixed point: each texel
-// becomes a 16-bit unorm (unsigned: v * 65535 / (2^n - 1), for u8 v * 257) or snorm (v * 32767 /
-// (2^(n-1) - 1), exact: s8 texels are kept in 1/127 units); the weighted sum is rounded to an
-// integer R (halves up) and read as R / 65535, or max(R, -32767) / 32767. A border colour becomes
-// a 16-bit value first (the float product colour * 65535 or * 32767, halves rounded down), then,
-// for 8-bit channels, the nearest 8-bit value, which then expands like a texel.
+// becomes a 16-bit unorm (unsigned: v * 65535 / (2^n - 1), for u8 v * 257) or snorm (s16 as it
+// is); the weighted sum is rounded to an integer R (halves up) and read as R / 65535, or
+// max(R, -32767) / 32767. s8 texels are summed as they are, S = sum of weight * v (an s8 value
+// with 8 fractional bits), and S becomes a 16-bit snorm as S + round(S' * 257 / 2048), where S'
+// is S with 4 fractional bits (floor): S * 32767 / 32512 approximated as an H200 computes it
+// (all 17 000 s8 channel reads of the texture probe). A border colour becomes a 16-bit value
+// first (the float product colour * 65535 or * 32767, halves rounded down), then, for 8-bit
+// channels, the nearest 8-bit value, which then enters like a texel.
 void filter_normalised(const image& img, const float border_colour[4], const texel corner[8],
                        const bool border[8], const int weight[8], int corners, texel& out) {
   const bool is_signed = img.desc.f == cudaChannelFormatKindSigned;
   const int bits = img.desc.x;
-  const long long unit = is_signed && bits == 8 ? 127 : 1;  // s8: 1/127 units
+  const bool s8 = is_signed && bits == 8;
   const long long full = is_signed ? 32767 : 65535;
   for (int c = 0; c < img.channels; ++c) {
     long long border16;
@@ -244,29 +247,27 @@ void filter_normalised(const image& img, const float border_colour[4], const tex
     long long sum = 0;
     for (int k = 0; k < corners; ++k) {
       if (weight[k] == 0) continue;
-      long long v16;  // the 16-bit value, in `unit`s
+      long long v;  // the texel: s8 as it is, others as 16-bit values
       if (border[k]) {
         if (bits == 8) {
           const long long max8 = is_signed ? 127 : 255;
           const long long v8 = floor_div(2 * border16 * max8 + full, 2 * full);
-          v16 = is_signed ? v8 * 32767 : v8 * 257;
+          v = is_signed ? v8 : v8 * 257;
         } else {
-          v16 = border16;
+          v = border16;
         }
       } else {
-        const long long v = is_signed ? static_cast<int>(corner[k].u[c])
-                                      : static_cast<long long>(corner[k].u[c]);
-        v16 = bits == 8 ? (is_signed ? v * 32767 : v * 257) : v;
+        v = is_signed ? static_cast<int>(corner[k].u[c]) : static_cast<long long>(corner[k].u[c]);
+        if (bits == 8 && !is_signed) v *= 257;
       }
-      sum += weight[k] * v16;
+      sum += weight[k] * v;
     }
-    long long r = floor_div(sum + 128 * unit, 256 * unit);
-    if (is_signed) {
-      r = std::max(r, -full);
-      out.f[c] = static_cast<float>(r) / 32767.f;
-    } else {
+    const long long r = s8 ? sum + floor_div(floor_div(sum, 16) * 257 + 1024, 2048)
+                           : floor_div(sum + 128, 256);
+    if (is_signed)
+      out.f[c] = static_cast<float>(std::clamp(r, -full, full)) / 32767.f;
+    else
       out.f[c] = static_cast<float>(r) / 65535.f;
-    }
   }
 }
 
@@ -288,44 +289,78 @@ float round_away(long long value, int e, int digits, int min_exp) {
   return negative ? -r : r;
 }
 
-// Float channels (f32 and f16 element reads) filter in wide fixed point: each texel with a
-// non-zero weight is truncated (toward zero) to 4 bits below the last mantissa bit of the largest
-// such texel, multiplied by its weight and summed exactly; the sum is rounded to the channel's
-// precision (24 or 11 bits) with halves away from zero. A border colour enters as a float texel.
-void filter_float(const image& img, const texel corner[8], const int weight[8], int corners,
-                  texel& out) {
+// Float channels (f32 and f16 element reads) filter in wide fixed point. A 2D (or 1D) read sums
+// its corners as one plane, a 3D read each z plane on its own: in a plane, each texel with a
+// non-zero weight is truncated (toward zero) to 4 bits below the last mantissa bit of the
+// plane's largest such texel, multiplied by its weight and summed exactly. The plane with the
+// finer last bit is floored to the other's before the two are added. The sum is rounded to the
+// channel's precision (24 or 11 bits) with halves away from zero. A border colour enters as a
+// texel of the channel's type (for half channels: the colour rounded toward zero to a half).
+struct plane_sum {
+  long long sum = 0;  // in units of 2^grid / 256
+  int grid = INT32_MIN;
+};
+
+plane_sum sum_plane(const float* value, const int* weight, int corners, int digits) {
+  constexpr int guard = 4;
+  plane_sum p;
+  int emax = INT32_MIN;
+  for (int k = 0; k < corners; ++k) {
+    if (weight[k] == 0 || value[k] == 0.f) continue;
+    int e;
+    std::frexp(value[k], &e);
+    emax = std::max(emax, e);
+  }
+  if (emax == INT32_MIN) return p;  // all zero
+  p.grid = emax - digits - guard;   // exponent of the fixed point's last bit
+  for (int k = 0; k < corners; ++k) {
+    if (weight[k] == 0) continue;
+    const double scaled = std::ldexp(static_cast<double>(value[k]), -p.grid);
+    p.sum += weight[k] * static_cast<long long>(std::trunc(scaled));
+  }
+  return p;
+}
+
+float half_toward_zero(float f) {
+  return half_to_float(fp16::from_float<fp16::half_format>(f, fp16::round_mode::rz));
+}
+
+void filter_float(const image& img, const texel corner[8], const bool border[8],
+                  const int weight[8], int corners, texel& out) {
   const bool half = img.desc.x == 16;
   const int digits = half ? 11 : 24;
-  constexpr int guard = 4;
   for (int c = 0; c < 4; ++c) {
-    int emax = INT32_MIN;
+    float value[8];
     bool finite = true;
     for (int k = 0; k < corners; ++k) {
-      const float v = corner[k].f[c];
-      if (weight[k] == 0 || v == 0.f) continue;
-      if (!std::isfinite(v)) finite = false;
-      int e;
-      std::frexp(v, &e);
-      emax = std::max(emax, e);
-    }
-    if (emax == INT32_MIN) {
-      out.f[c] = 0.f;
-      continue;
+      value[k] = half && border[k] ? half_toward_zero(corner[k].f[c]) : corner[k].f[c];
+      if (weight[k] != 0 && !std::isfinite(value[k])) finite = false;
     }
     if (!finite) {  // infinities and NaNs: the plain weighted sum
       float sum = 0.f;
       for (int k = 0; k < corners; ++k)
-        if (weight[k]) sum += static_cast<float>(weight[k]) / 256.f * corner[k].f[c];
+        if (weight[k]) sum += static_cast<float>(weight[k]) / 256.f * value[k];
       out.f[c] = sum;
       continue;
     }
-    const int grid = emax - digits - guard;  // exponent of the fixed point's last bit
-    long long sum = 0;
-    for (int k = 0; k < corners; ++k) {
-      if (weight[k] == 0) continue;
-      const double scaled = std::ldexp(static_cast<double>(corner[k].f[c]), -grid);
-      sum += weight[k] * static_cast<long long>(std::trunc(scaled));
+    const int planes = corners == 8 ? 2 : 1, per_plane = corners / planes;
+    plane_sum p[2];
+    for (int z = 0; z < planes; ++z)
+      p[z] = sum_plane(value + z * per_plane, weight + z * per_plane, per_plane, digits);
+    if (planes == 2 && p[0].grid != INT32_MIN && p[1].grid != INT32_MIN && p[0].grid != p[1].grid) {
+      plane_sum& fine = p[0].grid < p[1].grid ? p[0] : p[1];
+      const int coarse = std::max(p[0].grid, p[1].grid);
+      fine.sum = floor_div(fine.sum, 1ll << (coarse - fine.grid));
+      fine.grid = coarse;
     }
+    const int grid = std::max(p[0].grid, planes == 2 ? p[1].grid : INT32_MIN);
+    if (grid == INT32_MIN) {
+      out.f[c] = 0.f;
+      continue;
+    }
+    long long sum = 0;
+    for (int z = 0; z < planes; ++z)
+      if (p[z].grid != INT32_MIN) sum += p[z].sum;
     // sum * 2^(grid - 8); halves: a subnormal half's last bit is 2^-24.
     out.f[c] = round_away(sum, grid - 8, digits, half ? -24 : -149);
   }
@@ -481,7 +516,7 @@ void sample_face(const texture& t, bool normalised_read, texture_shape shape, fl
   if (normalised_read)
     filter_normalised(img, t.view.borderColor, corner, border, weight, corners, out);
   else
-    filter_float(img, corner, weight, corners, out);
+    filter_float(img, corner, border, weight, corners, out);
   for (int c = img.channels; c < 4; ++c) out.f[c] = 0.f;  // as point samples leave them
   for (int c = 0; c < 4; ++c) std::memcpy(&out.u[c], &out.f[c], 4);
 }
