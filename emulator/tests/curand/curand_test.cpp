@@ -1,6 +1,6 @@
 // cuRAND's device API on the emulator: the CUDA toolkit's own curand_kernel.h (XORWOW,
-// Philox4x32-10, MRG32k3a), compiled unchanged, against what an H200 prints for the same program
-// (expected/curand_device.txt; command in expected/README.md).
+// Philox4x32-10, MRG32k3a, Sobol32/64 plain and scrambled), compiled unchanged, against what an
+// H200 prints for the same programs (expected/; commands in expected/README.md).
 //
 // Every printed draw equals the H200's bit for bit: raw, uniform, double-precision uniform,
 // normal and log-normal (Box-Muller with __sincosf: the special function unit's SIN and COS,
@@ -36,11 +36,12 @@ std::vector<std::string> words(const std::string& line) {
   return w;
 }
 
-TEST(Curand, DrawsWhatTheGpuDraws) {
+// The program's output equals the H200's line for line and word for word.
+void expect_gpu_output(const char* program, int want_lines) {
   if (!toolkit_has_curand()) GTEST_SKIP() << "no CUDA toolkit curand_kernel.h on this machine";
-  const cuemu_result r = run_stdout("", "curand_device");
+  const cuemu_result r = run_stdout("", program);
   ASSERT_EQ(r.status, 0) << r.out;
-  std::istringstream got(r.out), want(expected("curand_device"));
+  std::istringstream got(r.out), want(expected(program));
   std::string g, w;
   int lines = 0;
   while (std::getline(want, w)) {
@@ -53,7 +54,13 @@ TEST(Curand, DrawsWhatTheGpuDraws) {
     }
   }
   EXPECT_FALSE(std::getline(got, g)) << "extra output: " << g;
-  EXPECT_EQ(lines, 40);
+  EXPECT_EQ(lines, want_lines);
 }
+
+TEST(Curand, DrawsWhatTheGpuDraws) { expect_gpu_output("curand_device", 40); }
+
+// Sobol32, scrambled Sobol32, Sobol64 and scrambled Sobol64 with the program's own direction
+// vectors: raw, uniform, normal (inverse CDF), double, log-normal and Poisson draws, skipahead.
+TEST(Curand, QuasirandomDrawsWhatTheGpuDraws) { expect_gpu_output("curand_sobol", 32); }
 
 }  // namespace
