@@ -577,7 +577,7 @@ __CUEMU_DF__ void __nanosleep(unsigned int ns) noexcept {
 // ---------------------------------------------------------------------------------------------
 __CUEMU_DF__ float __fdividef(float x, float y) noexcept { return __nv_fast_fdividef(x, y); }
 // a / b (nvcc makes it __fdividef under --use_fast_math), with the GPU's NaN.
-__CUEMU_DF__ float fdividef(float x, float y) noexcept { return __nv_fdiv_rn(x, y); }
+__CUEMU_DF__ float fdividef(float x, float y) noexcept { return ::cuemu::detail::gpu_nan(x / y); }
 __CUEMU_DF__ float __expf(float x) noexcept { return __nv_fast_expf(x); }
 __CUEMU_DF__ float __exp10f(float x) noexcept { return __nv_fast_exp10f(x); }
 __CUEMU_DF__ float __logf(float x) noexcept { return __nv_fast_logf(x); }
@@ -627,8 +627,9 @@ __CUEMU_NV_ROUNDED(rd)
 __CUEMU_DF__ float __fadd_rn(float a, float b) noexcept { return ::cuemu::detail::gpu_nan(a + b); }
 __CUEMU_DF__ float __fsub_rn(float a, float b) noexcept { return ::cuemu::detail::gpu_nan(a - b); }
 __CUEMU_DF__ float __fmul_rn(float a, float b) noexcept { return ::cuemu::detail::gpu_nan(a * b); }
-__CUEMU_DF__ float __fdiv_rn(float a, float b) noexcept { return ::cuemu::detail::gpu_nan(a / b); }
-__CUEMU_DF__ float __frcp_rn(float a) noexcept { return ::cuemu::detail::gpu_nan(1.0f / a); }
+// IEEE whatever -prec-div says (libdevice's, which flushes under -ftz=true).
+__CUEMU_DF__ float __fdiv_rn(float a, float b) noexcept { return __nv_fdiv_rn(a, b); }
+__CUEMU_DF__ float __frcp_rn(float a) noexcept { return __nv_frcp_rn(a); }
 __CUEMU_DF__ float __fmaf_rn(float a, float b, float c) noexcept { return __nv_fmaf_rn(a, b, c); }
 __CUEMU_DF__ float __fsqrt_rn(float a) noexcept { return __nv_fsqrt_rn(a); }
 __CUEMU_DF__ double __dadd_rn(double a, double b) noexcept {

@@ -27,6 +27,7 @@
 #define CUEMU_LIBM_D_DDD(X) X(fma)
 // Others with a signature of their own (runtime/math_library.cpp): lrintf llrintf lroundf
 // llroundf lrint llrint lround llround sincosf sincos frexpf modff modf remquof remquo ldexpf scalbnf
+// ilogbf ilogb
 // scalblnf jnf ynf jn yn.
 
 extern "C" {
@@ -103,6 +104,8 @@ double __nv_modf(double, double*) noexcept;
 float __nv_remquof(float, float, int*) noexcept;
 double __nv_remquo(double, double, int*) noexcept;
 float __nv_ldexpf(float, int) noexcept;
+int __nv_ilogbf(float) noexcept;
+int __nv_ilogb(double) noexcept;
 float __nv_scalbnf(float, int) noexcept;
 float __nv_jnf(int, float) noexcept;
 float __nv_ynf(int, float) noexcept;

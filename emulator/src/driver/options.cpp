@@ -67,8 +67,7 @@ const char* const kIgnored[] = {
     "-Wext-lambda-captures-this", "--display-error-number", "-no-compress", "--no-compress"};
 const char* const kIgnoredWithValue[] = {
     "-Xptxas", "--ptxas-options", "-Xnvlink", "--nvlink-options", "-Xfatbin", "--fatbin-options",
-    "-Werror", "--Werror", "-ftz", "--ftz", "-prec-div", "--prec-div", "-prec-sqrt",
-    "--prec-sqrt", "-maxrregcount", "--maxrregcount", "-t", "--threads", "-rdc", "--relocatable-device-code", "-code",
+    "-Werror", "--Werror", "-maxrregcount", "--maxrregcount", "-t", "--threads", "-rdc", "--relocatable-device-code", "-code",
     "--gpu-code", "-diag-suppress", "--diag-suppress", "-diag-warn", "--diag-warn",
     "-split-compile", "--split-compile", "-Xarchive", "--archive-options", "-Xcudafe",
     "--cudafe-options", "--generate-code"};
@@ -164,10 +163,12 @@ void print_usage() {
       "      -G, -o OUT, -l LIB, -L DIR, -c, -dc, -arch=sm_XX (emulated compute capability, default sm_90),\n"
       "      -gencode arch=compute_XX,code=sm_XX (the highest listed is emulated), -x cu|c++,\n"
       "      -Xcompiler FLAGS, -Xlinker FLAGS, -ccbin COMPILER, -MD/-MMD -MF FILE -MT TARGET,\n"
-      "      --use_fast_math (defines __USE_FAST_MATH__), -fmad=true|false (kernels' a*b+c as one\n"
-      "      fused multiply-add, as nvcc; default true); accepted and ignored: -lineinfo,\n"
+      "      -fmad=true|false (kernels' a*b+c as one fused multiply-add, as nvcc; default true),\n"
+      "      -ftz=true|false, -prec-div=true|false, -prec-sqrt=true|false, --use_fast_math (all\n"
+      "      three, fast math functions, __USE_FAST_MATH__): device code's float results as nvcc's;\n"
+      "      accepted and ignored: -lineinfo,\n"
       "      --generate-line-info, -Xptxas, -Xnvlink, --expt-relaxed-constexpr, --extended-lambda,\n"
-      "      -rdc=true|false, -Werror KIND, -ftz/-prec-div/-prec-sqrt=..., -maxrregcount N,\n"
+      "      -rdc=true|false, -Werror KIND, -maxrregcount N,\n"
       "      -t N, -m64, -res-usage (README: the options table)\n"
       "emulator options (for run, and recorded as defaults in programs built by cc):\n"
       "      --check=memcheck,racecheck,synccheck,streams|all   --schedule=forward|reverse|random[:SEED]\n"
@@ -226,6 +227,25 @@ options parse_options(int argc, char** argv) {
       if (v != "true" && v != "false") usage_error("option -fmad takes true or false, not '" + v + "'");
       o.fmad = v == "true";
       continue;
+    }
+    {
+      bool* flag = nullptr;
+      std::string name;
+      for (auto [n, f] : {std::pair<const char*, bool*>{"ftz", &o.ftz}, {"prec-div", &o.prec_div},
+                          {"prec-sqrt", &o.prec_sqrt}}) {
+        if (take_value(a, (std::string("-") + n).c_str(), i, argc, argv, v) ||
+            take_value(a, (std::string("--") + n).c_str(), i, argc, argv, v)) {
+          flag = f;
+          name = n;
+          break;
+        }
+      }
+      if (flag) {
+        if (v != "true" && v != "false")
+          usage_error("option -" + name + " takes true or false, not '" + v + "'");
+        *flag = v == "true";
+        continue;
+      }
     }
     bool ignored = false;
     for (const char* n : kIgnored) ignored = ignored || a == n;
@@ -440,6 +460,11 @@ options parse_options(int argc, char** argv) {
   if (o.command == mode::translate && (o.inputs.size() != 1 || o.output.empty()))
     usage_error("cuemu translate takes one .cu file and -o OUT.cpp");
   return o;
+}
+
+int fp_mode(const options& o) {
+  if (o.fast_math) return 15;
+  return (o.ftz ? 1 : 0) | (o.prec_div ? 0 : 2) | (o.prec_sqrt ? 0 : 4);
 }
 
 }  // namespace cuemu::driver

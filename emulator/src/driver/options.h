@@ -24,7 +24,10 @@ struct options {
   std::string translate_pass;             // translate: --pass=host|device ("": one pass, no __CUDA_ARCH__)
   bool dependencies = false;              // -MD/-MMD: write a dependency file while compiling
   std::string host_compiler;              // -ccbin
-  bool fast_math = false;                 // --use_fast_math: __USE_FAST_MATH__ (numerics unchanged)
+  bool fast_math = false;                 // --use_fast_math: all four below, and fast math functions
+  bool ftz = false;                       // -ftz=true: single precision flushes subnormals
+  bool prec_div = true;                   // -prec-div=false: float division approximate (div.full)
+  bool prec_sqrt = true;                  // -prec-sqrt=false: float square root approximate
   bool fmad = true;                       // -fmad=false: kernels not contracted (toolchain.cpp)
   std::vector<std::string> env;           // CUEMU_*=... for the program (not CUEMU_CHECK)
   bool memcheck = false, racecheck = false, synccheck = false;  // --check
@@ -35,6 +38,12 @@ struct options {
   bool forward_unknown = false;           // -forward-unknown-to-host-compiler: unknown -opts to g++
   std::vector<std::string> program_args;  // after --
 };
+
+// The floating-point mode device code is compiled in, as the runtime and libdevice number it
+// (src/libdevice/variants.py): bit 0 -ftz=true, bit 1 -prec-div=false, bit 2 -prec-sqrt=false;
+// 15 is --use_fast_math.
+int fp_mode(const options& o);
+
 
 // Parses argv; on a bad command line prints "cuemu: <what>" and exits with status 2.
 options parse_options(int argc, char** argv);

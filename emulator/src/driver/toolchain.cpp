@@ -231,6 +231,9 @@ int preprocess_cu(const options& o, const paths& p, variant v, const std::string
   // by another tool (the toolkit's host link, driver/host_link.h) emulates it.
   cmd.push_back("-D__CUEMU_UNIT_ARCH__=" + std::to_string(o.arch));
   if (gpu_fp(p)) cmd.push_back("-D__CUEMU_GPU_FP__=1");  // cuemu/launch.h
+  // Device code's floating-point mode (-ftz, -prec-div, -prec-sqrt, --use_fast_math): the unit
+  // sets the runtime's (cuda_runtime.h), which picks libdevice's build for it.
+  if (fp_mode(o) != 0) cmd.push_back("-D__CUEMU_FP_MODE__=" + std::to_string(fp_mode(o)));
   // The text is compiled with ThreadSanitizer's instrumentation (which the preprocessor is not
   // told of): headers keep the emulator's per-worker records out of it (cuemu/progress.h).
   if (v == variant::racecheck) cmd.push_back("-D__CUEMU_RACECHECK__");
@@ -464,7 +467,11 @@ int compile_translated(const options& o, const paths& p, variant v, const std::s
                                "-fstack-reuse=named_vars"};
   // Kernels contract (translate::options::contract_fp), host code does not.
   if (contracts_fp(o, p)) cmd.insert(cmd.end(), {"-mfma", "-ffp-contract=off"});
-  if (gpu_fp(p)) cmd.push_back("-fplugin=" + p.gpu_fp_plugin);
+  if (gpu_fp(p)) {
+    cmd.push_back("-fplugin=" + p.gpu_fp_plugin);
+    // Kernels' own float arithmetic in that mode (flushing, approximate division, square root).
+    if (fp_mode(o) != 0) cmd.push_back("-fplugin-arg-cuemu_gpu_fp-mode=" + std::to_string(fp_mode(o)));
+  }
   for (const auto& f : base_flags(o, v)) cmd.push_back(f);
   for (const auto& f : libdevice_builtin_flags()) cmd.push_back(f);
   cmd.insert(cmd.end(), {in, "-o", out});

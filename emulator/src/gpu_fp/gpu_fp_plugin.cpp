@@ -15,8 +15,14 @@
 // NaN, quieted (x86 takes them in the order of the instruction form g++ picked).
 // A second pass, before g++ contracts, picks which product of p * q + r * s is fused as nvcc
 // does (fma_choice_pass).
+// In a unit compiled with nvcc's floating-point flags (-fplugin-arg-cuemu_gpu_fp-mode=N, the
+// driver's fp_mode), the first pass also makes the float arithmetic that mode's: -ftz=true
+// flushes subnormal operands and results (add, subtract, multiply, divide and fma become calls
+// of libdevice's shims, which flush a result below 2^-126 before rounding, as the GPU does),
+// -prec-div=false divides as div.full, --use_fast_math as div.approx, -prec-sqrt=false takes
+// sqrt.approx.
 //
-//   g++ -fplugin=cuemu_gpu_fp.so ...
+//   g++ -fplugin=cuemu_gpu_fp.so [-fplugin-arg-cuemu_gpu_fp-mode=N] ...
 #include "gcc-plugin.h"
 #include "plugin-version.h"
 
@@ -218,6 +224,169 @@ struct fma_choice_pass : gimple_opt_pass {
   opt_pass* clone() override { return new fma_choice_pass(m_ctxt); }
 };
 
+// The floating-point mode of the unit (-fplugin-arg-cuemu_gpu_fp-mode=N, the driver's fp_mode):
+// bit 0 -ftz=true, bit 1 -prec-div=false, bit 2 -prec-sqrt=false; 15 --use_fast_math.
+int g_mode = 0;
+bool ftz() { return (g_mode & 1) != 0; }
+
+bool is_float(tree t) { return t && TREE_CODE(TREE_TYPE(t)) == REAL_TYPE && TYPE_MODE(TREE_TYPE(t)) == SFmode; }
+
+// The statements of ftz(X) (a subnormal float becomes a zero of its sign), each passed to EMIT;
+// returns the flushed value.
+template <class Emit>
+tree build_flush(tree x, Emit emit, bool canonical = false) {
+  const tree ftype = TREE_TYPE(x), utype = unsigned_type_node;
+  const tree u = make_ssa_name(utype), e = make_ssa_name(utype), sign = make_ssa_name(utype),
+             kept = make_ssa_name(utype), y = make_ssa_name(ftype);
+  const tree tiny = make_ssa_name(boolean_type_node);
+  emit(gimple_build_assign(u, build1(VIEW_CONVERT_EXPR, utype, x)));
+  emit(gimple_build_assign(e, BIT_AND_EXPR, u, build_int_cst(utype, 0x7f800000)));
+  emit(gimple_build_assign(tiny, EQ_EXPR, e, build_int_cst(utype, 0)));
+  emit(gimple_build_assign(sign, BIT_AND_EXPR, u, build_int_cst(utype, 0x80000000u)));
+  emit(gimple_build_assign(kept, COND_EXPR, tiny, sign, u));
+  emit(gimple_build_assign(y, build1(VIEW_CONVERT_EXPR, ftype, kept)));
+  if (!canonical) return y;
+  const tree nan = make_ssa_name(boolean_type_node), z = make_ssa_name(ftype);
+  emit(gimple_build_assign(nan, UNORDERED_EXPR, x, x));
+  emit(gimple_build_assign(z, COND_EXPR, nan, canonical_nan(ftype), y));
+  return z;
+}
+
+// An operand flushed by statements before GSI (constants stay); CANONICAL_NAN: a NaN becomes the
+// canonical one (cvt.ftz.f64.f32).
+tree flushed_operand(gimple_stmt_iterator* gsi, tree x, bool canonical_nan = false) {
+  if (TREE_CODE(x) != SSA_NAME) return x;
+  return build_flush(x, [gsi](gimple* g) { gsi_insert_before(gsi, g, GSI_SAME_STMT); }, canonical_nan);
+}
+
+// The statement at GSI defines a float: it now defines a new name, and its old name is that value
+// flushed, by statements after it; GSI ends at the last of them.
+void flush_result(gimple_stmt_iterator* gsi) {
+  gimple* stmt = gsi_stmt(*gsi);
+  const tree lhs = gimple_get_lhs(stmt);
+  const tree raw = make_ssa_name(TREE_TYPE(lhs));
+  if (is_gimple_assign(stmt)) gimple_assign_set_lhs(stmt, raw);
+  else gimple_call_set_lhs(stmt, raw);
+  update_stmt(stmt);
+  const tree y = build_flush(raw, [gsi](gimple* g) { gsi_insert_after(gsi, g, GSI_NEW_STMT); });
+  gsi_insert_after(gsi, gimple_build_assign(lhs, y), GSI_NEW_STMT);
+}
+
+// In an -ftz unit, which float operands and results of a statement flush (as the GPU's .ftz
+// instructions do): arithmetic, fused multiply-add, square root, rounding, min/max, absolute
+// value and negation flush both; comparisons (setp.ftz) and widening to double their operands;
+// narrowing a double to float its result.
+void flush_statement(gimple_stmt_iterator* gsi) {
+  gimple* stmt = gsi_stmt(*gsi);
+  bool operands = false, result = false;
+  if (gimple_code(stmt) == GIMPLE_COND) {
+    operands = is_float(gimple_cond_lhs(stmt));
+  } else if (is_gimple_assign(stmt)) {
+    const tree_code code = gimple_assign_rhs_code(stmt);
+    const bool float_lhs = is_float(gimple_assign_lhs(stmt)), float_rhs = is_float(gimple_assign_rhs1(stmt));
+    switch (code) {
+      case PLUS_EXPR: case MINUS_EXPR: case MULT_EXPR: case RDIV_EXPR: case NEGATE_EXPR:
+      case ABS_EXPR: case MIN_EXPR: case MAX_EXPR:
+        operands = result = float_lhs;
+        break;
+      case NOP_EXPR: case CONVERT_EXPR:
+        operands = float_rhs && !float_lhs && TREE_CODE(TREE_TYPE(gimple_assign_lhs(stmt))) == REAL_TYPE;
+        result = float_lhs && !float_rhs && TREE_CODE(TREE_TYPE(gimple_assign_rhs1(stmt))) == REAL_TYPE;
+        break;
+      default:
+        operands = TREE_CODE_CLASS(code) == tcc_comparison && float_rhs;
+    }
+  } else if (is_gimple_call(stmt) && is_float(gimple_get_lhs(stmt))) {
+    switch (gimple_call_combined_fn(stmt)) {
+      case CFN_FMA: case CFN_FMS: case CFN_FNMA: case CFN_FNMS: case CFN_BUILT_IN_FMAF:
+      case CFN_SQRT: case CFN_BUILT_IN_SQRTF: case CFN_FLOOR: case CFN_BUILT_IN_FLOORF:
+      case CFN_CEIL: case CFN_BUILT_IN_CEILF: case CFN_TRUNC: case CFN_BUILT_IN_TRUNCF:
+      case CFN_RINT: case CFN_BUILT_IN_RINTF: case CFN_NEARBYINT: case CFN_BUILT_IN_NEARBYINTF:
+      case CFN_ROUND: case CFN_BUILT_IN_ROUNDF: case CFN_BUILT_IN_FABSF: case CFN_FMIN:
+      case CFN_BUILT_IN_FMINF: case CFN_FMAX: case CFN_BUILT_IN_FMAXF:
+        operands = result = true;
+        break;
+      default:
+        break;
+    }
+  }
+  if (operands) {
+    if (gimple_code(stmt) == GIMPLE_COND) {
+      gcond* c = as_a<gcond*>(stmt);
+      gimple_cond_set_lhs(c, flushed_operand(gsi, gimple_cond_lhs(c)));
+      gimple_cond_set_rhs(c, flushed_operand(gsi, gimple_cond_rhs(c)));
+    } else if (is_gimple_assign(stmt)) {
+      const tree_code code = gimple_assign_rhs_code(stmt);
+      const bool widening = code == NOP_EXPR || code == CONVERT_EXPR;
+      for (unsigned k = 1; k < gimple_num_ops(stmt); ++k)
+        if (is_float(gimple_op(stmt, k)))
+          gimple_set_op(stmt, k, flushed_operand(gsi, gimple_op(stmt, k), widening));
+    } else {
+      for (unsigned k = 0; k < gimple_call_num_args(stmt); ++k)
+        if (is_float(gimple_call_arg(stmt, k)))
+          gimple_call_set_arg(stmt, k, flushed_operand(gsi, gimple_call_arg(stmt, k)));
+    }
+    update_stmt(stmt);
+  }
+  if (result) flush_result(gsi);
+}
+
+// -prec-div=false and --use_fast_math: a float division is the GPU's div.full (or div.approx)
+// instruction, -prec-sqrt=false a square root sqrt.approx: calls of libdevice's shims for them.
+tree shim(const char* name, int args) {
+  static hash_map<const char*, tree>* decls = new hash_map<const char*, tree>;
+  if (tree* d = decls->get(name)) return *d;
+  const tree f = float_type_node;
+  const tree type = args == 3   ? build_function_type_list(f, f, f, f, NULL_TREE)
+                    : args == 2 ? build_function_type_list(f, f, f, NULL_TREE)
+                                : build_function_type_list(f, f, NULL_TREE);
+  tree decl = build_fn_decl(name, type);
+  TREE_PUBLIC(decl) = 1;
+  DECL_EXTERNAL(decl) = 1;
+  TREE_NOTHROW(decl) = 1;
+  DECL_PURE_P(decl) = 1;
+  decls->put(name, decl);
+  return decl;
+}
+
+// -ftz=true: the arithmetic whose flush depends on the exact result (a result that rounds up to
+// +-2^-126 is flushed too) is the shims' (libdevice's object), which compute that.
+void replace_arithmetic(gimple_stmt_iterator* gsi) {
+  gimple* stmt = gsi_stmt(*gsi);
+  const tree lhs = gimple_get_lhs(stmt);
+  if (!is_float(lhs)) return;
+  const bool fast = g_mode == 15;
+  gcall* call = nullptr;
+  if (is_gimple_assign(stmt)) {
+    const tree a = gimple_assign_rhs1(stmt), b = gimple_assign_rhs2(stmt);
+    switch (gimple_assign_rhs_code(stmt)) {
+      case RDIV_EXPR:
+        if (g_mode & 2) {
+          const char* name = fast ? "__nvvm_div_approx_ftz_f" : ftz() ? "__nvvm_div_full_ftz_f" : "__nvvm_div_full_f";
+          call = gimple_build_call(shim(name, 2), 2, a, b);
+        } else if (ftz()) {
+          call = gimple_build_call(shim("__cuemu_fdiv_f_ftz", 2), 2, a, b);
+        }
+        break;
+      case PLUS_EXPR: if (ftz()) call = gimple_build_call(shim("__cuemu_fadd_f_ftz", 2), 2, a, b); break;
+      case MINUS_EXPR: if (ftz()) call = gimple_build_call(shim("__cuemu_fsub_f_ftz", 2), 2, a, b); break;
+      case MULT_EXPR: if (ftz()) call = gimple_build_call(shim("__cuemu_fmul_f_ftz", 2), 2, a, b); break;
+      default: break;
+    }
+  } else if (is_gimple_call(stmt)) {
+    const combined_fn fn = gimple_call_combined_fn(stmt);
+    if ((fn == CFN_SQRT || fn == CFN_BUILT_IN_SQRTF) && (g_mode & 4) && gimple_call_num_args(stmt) == 1)
+      call = gimple_build_call(shim(ftz() ? "__nvvm_sqrt_approx_ftz_f" : "__nvvm_sqrt_approx_f", 1), 1,
+                               gimple_call_arg(stmt, 0));
+    else if ((fn == CFN_FMA || fn == CFN_BUILT_IN_FMAF) && ftz() && gimple_call_num_args(stmt) == 3)
+      call = gimple_build_call(shim("__nvvm_fma_rn_ftz_f", 3), 3, gimple_call_arg(stmt, 0),
+                               gimple_call_arg(stmt, 1), gimple_call_arg(stmt, 2));
+  }
+  if (!call) return;
+  gimple_call_set_lhs(call, lhs);
+  gsi_replace(gsi, call, true);
+}
+
 const pass_data kPassData = {GIMPLE_PASS, "cuemu_gpu_fp", OPTGROUP_NONE, TV_NONE, PROP_ssa | PROP_cfg, 0, 0, 0,
                              TODO_update_ssa};
 
@@ -228,6 +397,11 @@ struct gpu_fp_pass : gimple_opt_pass {
   }
   unsigned int execute(function* fn) override {
     basic_block bb;
+    if (g_mode != 0) {
+      FOR_EACH_BB_FN(bb, fn) {
+        for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) replace_arithmetic(&gsi);
+      }
+    }
     FOR_EACH_BB_FN(bb, fn) {
       for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
         gimple* stmt = gsi_stmt(gsi);
@@ -245,6 +419,11 @@ struct gpu_fp_pass : gimple_opt_pass {
         rewrite(&gsi, type, r);
       }
     }
+    if (ftz()) {
+      FOR_EACH_BB_FN(bb, fn) {
+        for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) flush_statement(&gsi);
+      }
+    }
     return 0;
   }
   opt_pass* clone() override { return new gpu_fp_pass(m_ctxt); }
@@ -257,6 +436,8 @@ int plugin_init(plugin_name_args* info, plugin_gcc_version* version) {
     fprintf(stderr, "cuemu_gpu_fp: built for another g++ (%s)\n", gcc_version.basever);
     return 1;
   }
+  for (int k = 0; k < info->argc; ++k)
+    if (strcmp(info->argv[k].key, "mode") == 0 && info->argv[k].value) g_mode = atoi(info->argv[k].value);
   register_callback(info->base_name, PLUGIN_ATTRIBUTES, register_attributes, nullptr);
   static register_pass_info pass = {new gpu_fp_pass(g), "optimized", 1, PASS_POS_INSERT_AFTER};
   register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &pass);

@@ -3,13 +3,15 @@
 CPU: one x86-64 object defining the __nv_* functions with the GPU's algorithms.
 
   build.py --libdevice libdevice.10.bc --clang CLANG --llvm-dis LLVM_DIS --llvm-link LLVM_LINK
-           --objcopy OBJCOPY --nm NM --out OBJ [--ftz] [--contract]
+           --objcopy OBJCOPY --nm NM --out OBJ [--contract]
 
---ftz: the -ftz=true build (__CUDA_FTZ reflects 1). --contract: leave libdevice's plain
-fmul/fadd/fsub to clang's contraction (-ffp-contract=fast -mfma), an experiment only.
+--contract: leave libdevice's plain fmul/fadd/fsub to clang's contraction (-ffp-contract=fast
+-mfma), an experiment only.
 
-Steps: llvm-dis; rewrite.py (x86-64 target, NVVM intrinsics and libdevice's inline PTX as calls
-of shim functions, __nvvm_reflect folded); shim.c and sfu.c (the special function unit: the
+Steps: llvm-dis; rewrite.py twice (x86-64 target, NVVM intrinsics and libdevice's inline PTX as
+calls of shim functions, __nvvm_reflect folded; once as nvcc compiles by default, once as under
+-ftz=true); ftz_variant.py (the functions that differ kept twice, __nv_NAME choosing by the
+runtime's __cuemu_device_ftz); shim.c and sfu.c (the special function unit: the
 tables of sfu/*.xz unpacked beside it, and the models sfu_fit.c fits to them) to bitcode; llvm-link with shim_asm.ll; clang
 -O2 -fPIC without contraction. The object may then call the C library's math functions (clang
 lowers llvm.floor, llvm.fma, ... to floorf, fmaf, ... on a CPU without SSE4.1/FMA). The runtime
@@ -21,10 +23,22 @@ import argparse
 import glob
 import lzma
 import os
+import re
 import subprocess
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
+
+# The floating-point modes device code can be compiled in (variants.py): bit 0 -ftz=true, bit 1
+# -prec-div=false, bit 2 -prec-sqrt=false; 15 is --use_fast_math.
+MODES = [0, 1, 2, 3, 4, 5, 6, 7, 15]
+
+
+def rewrite_flags(mode):
+    if mode == 15:
+        return ["--ftz", "--div=approx", "--approx-sqrt"]
+    return ((["--ftz"] if mode & 1 else []) + (["--div=full"] if mode & 2 else []) +
+            (["--approx-sqrt"] if mode & 4 else []))
 
 
 def run(cmd):
@@ -43,18 +57,23 @@ def main():
     ap.add_argument("--objcopy", required=True)
     ap.add_argument("--nm", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--ftz", action="store_true")
     ap.add_argument("--contract", action="store_true")
     a = ap.parse_args()
     if not os.path.isfile(a.libdevice):
         sys.exit(f"libdevice build: no libdevice at {a.libdevice}")
     work = a.out + ".d"
     os.makedirs(work, exist_ok=True)
-    ll, x86, shim, linked, raw = (os.path.join(work, n) for n in
-                                  ("libdevice.ll", "libdevice_x86.ll", "shim.bc", "linked.bc", "raw.o"))
+    ll, dispatch, shim, linked, raw = (
+        os.path.join(work, n) for n in ("libdevice.ll", "dispatch.ll", "shim.bc", "linked.bc", "raw.o"))
     run([a.llvm_dis, a.libdevice, "-o", ll])
-    run([sys.executable, os.path.join(here, "rewrite.py"), ll, x86] + (["--ftz"] if a.ftz else []) +
-        (["--contract"] if a.contract else []))
+    contract = ["--contract"] if a.contract else []
+    builds = []
+    for mode in MODES:
+        x86, joined = (os.path.join(work, f"mode{mode}{suffix}.ll") for suffix in ("", "_joined"))
+        run([sys.executable, os.path.join(here, "rewrite.py"), ll, x86] + rewrite_flags(mode) + contract)
+        builds.append((mode, x86, joined))
+    print(run([sys.executable, os.path.join(here, "variants.py"), dispatch] +
+              [f"{m}={x86}={joined}" for m, x86, joined in builds]), end="")
     run([a.clang, "-O2", "-fPIC", "-frounding-math", "-ffp-contract=off", "-c", "-emit-llvm",
          os.path.join(here, "shim.c"), "-o", shim])
     sfu = os.path.join(work, "sfu.bc")
@@ -66,7 +85,16 @@ def main():
     print(run([fitter, work, os.path.join(work, "sfu_models.h")]), end="")
     run([a.clang, "-O2", "-fPIC", "-ffp-contract=off", f'-DCUEMU_SFU_DIR="{os.path.abspath(work)}"',
          "-I", work, "-c", "-emit-llvm", os.path.join(here, "sfu.c"), "-o", sfu])
-    run([a.llvm_link, x86, shim, sfu, os.path.join(here, "shim_asm.ll"), "-o", linked])
+    run([a.llvm_link] + [j for _, _, j in builds] + [dispatch, shim, sfu, os.path.join(here, "shim_asm.ll"),
+                                                        "-S", "-o", linked + ".ll"])
+    # Each mode's copy of a function is reached only through its dispatcher: internal, so that
+    # clang inlines it there and keeps no copy of its own.
+    with open(linked + ".ll") as f:
+        text = re.sub(r"^define (?!internal )(.*@__nvm\d+_)", r"define internal \1", f.read(), flags=re.M)
+    with open(linked + ".ll", "w") as f:
+        f.write(text)
+    run([os.path.join(os.path.dirname(a.llvm_link), os.path.basename(a.llvm_link).replace("llvm-link", "llvm-as")),
+         linked + ".ll", "-o", linked])
     contract = ["-ffp-contract=fast", "-mfma"] if a.contract else ["-ffp-contract=off"]
     run([a.clang, "-O2", "-fPIC"] + contract + ["-c", linked, "-o", raw])
     undefined = [l.split()[-1] for l in run([a.nm, "-u", raw]).splitlines() if l.strip()]
@@ -77,7 +105,7 @@ def main():
             if name != "fesetround" and not name.startswith("__"):
                 f.write(f"{name} __cuemu_host_{name}\n")
     run([a.objcopy, f"--redefine-syms={renames}", raw, a.out])
-    for n in (ll, x86, linked):
+    for n in [ll, dispatch, linked, linked + ".ll"] + [f for _, x86, j in builds for f in (x86, j)]:
         os.remove(n)
 
 

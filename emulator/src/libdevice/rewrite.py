@@ -8,9 +8,14 @@
   from the command line, ARCH 900, PREC_SQRT 1), as NVVM's reflect pass does;
 - plain float/double arithmetic (fadd, fsub, fmul, fdiv, fptrunc, fptosi, fptoui) becomes calls
   of shim functions (@__cuemu_*) so that NaN results get the GPU's bits and conversions
-  saturate as the GPU's cvt does; without --keep-plain-ops that is all of them.
+  saturate as the GPU's cvt does; without --keep-plain-ops that is all of them;
+- with --ftz, as NVVM compiles libdevice under -ftz=true: float arithmetic and the narrowing to
+  float flush subnormal operands and results (the *_ftz shims), and float comparisons and the
+  widening to double flush their operands (@__cuemu_ftz_f).
 
-usage: rewrite.py IN.ll OUT.ll [--ftz] [--contract]
+usage: rewrite.py IN.ll OUT.ll [--ftz] [--div=ieee|full|approx] [--approx-sqrt] [--contract]
+  --div: float division as IEEE (default), div.full (-prec-div=false) or div.approx
+  (--use_fast_math); --approx-sqrt: __CUDA_PREC_SQRT reflects 0 (-prec-sqrt=false).
   --contract: leave fmul/fadd/fsub alone (for an experiment with the host compiler's
   contraction); default: they become shim calls, i.e. never contracted.
 """
@@ -67,12 +72,14 @@ def main():
     src, dst = sys.argv[1], sys.argv[2]
     ftz = "--ftz" in sys.argv
     contract = "--contract" in sys.argv
+    div = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--div=")), "ieee")
+    prec_sqrt = 0 if "--approx-sqrt" in sys.argv else 1
     text = open(src).read()
     text = re.sub(r'^target datalayout = ".*"$', f'target datalayout = "{X86_LAYOUT}"', text, flags=re.M)
     text = re.sub(r'^target triple = ".*"$', 'target triple = "x86_64-pc-linux-gnu"', text, flags=re.M)
     # Reflect strings: find which global holds which name.
     strs = dict(re.findall(r'^(@\.str[.\d]*) = .*c"(__CUDA_\w+)\\00"', text, flags=re.M))
-    value = {"__CUDA_FTZ": 1 if ftz else 0, "__CUDA_ARCH": 900, "__CUDA_PREC_SQRT": 1}
+    value = {"__CUDA_FTZ": 1 if ftz else 0, "__CUDA_ARCH": 900, "__CUDA_PREC_SQRT": prec_sqrt}
 
     def reflect(m):
         name = strs[m.group(2)]
@@ -87,7 +94,9 @@ def main():
 
     def arith(m):
         lhs, op, ty, a, b = m.groups()
-        fn = f"__cuemu_{op}_{ty[0]}"
+        fn = f"__cuemu_{op}_{ty[0]}" + ("_ftz" if ftz and ty == "float" else "")
+        if op == "fdiv" and ty == "float" and div != "ieee":  # -prec-div=false, --use_fast_math
+            fn = f"__cuemu_fdiv_{div}_f" + ("_ftz" if ftz else "")
         used.add((fn, f"{ty} @{fn}({ty}, {ty})"))
         return f"{lhs} = call {ty} @{fn}({ty} {a}, {ty} {b})"
 
@@ -96,12 +105,36 @@ def main():
 
     def conv(m):
         lhs, op, fty, a, tty = m.groups()
-        fn = f"__cuemu_{op}_{fty[0]}_{tty}"
+        fn = f"__cuemu_{op}_{fty[0]}_{tty}" + ("_ftz" if ftz and tty == "float" else "")
         used.add((fn, f"{tty} @{fn}({fty})"))
         return f"{lhs} = call {tty} @{fn}({fty} {a})"
 
     text = re.sub(r"^(\s*%[\w.]+) = (fptrunc|fptosi|fptoui) (float|double) ([^,\s]+) to (float|i32|i64)$",
                   conv, text, flags=re.M)
+    if ftz:
+        # Under -ftz, comparisons and widening to double flush their float operands first.
+        def flush(lhs, v, k):
+            if not v.startswith("%"):
+                return v, ""
+            name = f"%ftz.{lhs.strip()[1:]}.{k}"
+            return name, f"{lhs[:len(lhs) - len(lhs.lstrip())]}{name} = call float @__cuemu_ftz_f(float {v})\n"
+
+        def fcmp(m):
+            lhs, cond, a, b = m.groups()
+            fa, la = flush(lhs, a, 0)
+            fb, lb = flush(lhs, b, 1)
+            used.add(("__cuemu_ftz_f", "float @__cuemu_ftz_f(float)"))
+            return f"{la}{lb}{lhs} = fcmp {cond} float {fa}, {fb}"
+
+        text = re.sub(r"^(\s*%[\w.]+) = fcmp (\w+) float ([^,\s]+), ([^,\s]+)$", fcmp, text, flags=re.M)
+
+        def fpext(m):
+            lhs, a = m.groups()
+            fa, la = flush(lhs, a, 0)
+            used.add(("__cuemu_ftz_f", "float @__cuemu_ftz_f(float)"))
+            return f"{la}{lhs} = fpext float {fa} to double"
+
+        text = re.sub(r"^(\s*%[\w.]+) = fpext float ([^,\s]+) to double$", fpext, text, flags=re.M)
     # Inline PTX: each distinct asm string becomes a call of a shim function.
     def asm(m):
         ty, body, args = m.group(1), m.group(2), m.group(3)

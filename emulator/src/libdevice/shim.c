@@ -40,6 +40,12 @@ static inline double nan3_d(double a, double b, double c, double r) {
 static inline float ftz(float x) {
   return (fbits(x) & 0x7f800000u) == 0 ? bitsf(fbits(x) & 0x80000000u) : x;
 }
+// An .ftz operation's result R, whose exact value is EXACT (in double: exact, or rounded far
+// below the float grid): the GPU flushes a result that is below the normal range before
+// rounding, so one that rounds up to +-2^-126 becomes zero too.
+static inline float ftz_tiny(float r, double exact) {
+  return fabs(exact) < 0x1p-126 && r == r ? bitsf(fbits(r) & 0x80000000u) : ftz(r);
+}
 
 // fma, rint, floor, ceil and trunc in one instruction where the CPU has them (FMA, SSE4.1), else
 // the C library's (exact either way). Chosen once at start-up; before that, the C library's.
@@ -97,20 +103,30 @@ static inline double trunc_d(double a) { return has_sse41 ? trunc_hw(a) : trunc(
     return canon_f(r);                                                                          \
   }                                                                                             \
   float __nvvm_fma_##M##_ftz_f(float a, float b, float c) {                                     \
-    return ftz(__nvvm_fma_##M##_f(ftz(a), ftz(b), ftz(c)));                                     \
+    a = ftz(a), b = ftz(b), c = ftz(c);                                                         \
+    return ftz_tiny(__nvvm_fma_##M##_f(a, b, c), fma_d((double)a, (double)b, (double)c));       \
   }                                                                                             \
   float __nvvm_add_##M##_f(float a, float b) {                                                  \
     float r = ROUNDED(MODE, float, a + b); return canon_f(r);                                   \
   }                                                                                             \
-  float __nvvm_add_##M##_ftz_f(float a, float b) { return ftz(__nvvm_add_##M##_f(ftz(a), ftz(b))); } \
+  float __nvvm_add_##M##_ftz_f(float a, float b) {                                              \
+    a = ftz(a), b = ftz(b);                                                                     \
+    return ftz_tiny(__nvvm_add_##M##_f(a, b), (double)a + (double)b);                           \
+  }                                                                                             \
   float __nvvm_mul_##M##_f(float a, float b) {                                                  \
     float r = ROUNDED(MODE, float, a * b); return canon_f(r);                                   \
   }                                                                                             \
-  float __nvvm_mul_##M##_ftz_f(float a, float b) { return ftz(__nvvm_mul_##M##_f(ftz(a), ftz(b))); } \
+  float __nvvm_mul_##M##_ftz_f(float a, float b) {                                              \
+    a = ftz(a), b = ftz(b);                                                                     \
+    return ftz_tiny(__nvvm_mul_##M##_f(a, b), (double)a * (double)b);                           \
+  }                                                                                             \
   float __nvvm_div_##M##_f(float a, float b) {                                                  \
     float r = ROUNDED(MODE, float, a / b); return canon_f(r);                                   \
   }                                                                                             \
-  float __nvvm_div_##M##_ftz_f(float a, float b) { return ftz(__nvvm_div_##M##_f(ftz(a), ftz(b))); } \
+  float __nvvm_div_##M##_ftz_f(float a, float b) {                                              \
+    a = ftz(a), b = ftz(b);                                                                     \
+    return ftz_tiny(__nvvm_div_##M##_f(a, b), (double)a / (double)b);                           \
+  }                                                                                             \
   float __nvvm_rcp_##M##_f(float a) { return __nvvm_div_##M##_f(1.0f, a); }                     \
   float __nvvm_rcp_##M##_ftz_f(float a) { return __nvvm_div_##M##_ftz_f(1.0f, a); }             \
   float __nvvm_sqrt_##M##_f(float a) {                                                          \
@@ -140,6 +156,14 @@ float __cuemu_fadd_f(float a, float b) { return canon_f(a + b); }
 float __cuemu_fsub_f(float a, float b) { return canon_f(a - b); }
 float __cuemu_fmul_f(float a, float b) { return canon_f(a * b); }
 float __cuemu_fdiv_f(float a, float b) { return canon_f(a / b); }
+// The -ftz=true build (rewrite.py --ftz): libdevice's plain float arithmetic as NVVM compiles it
+// under -ftz, subnormal operands and results flushed to zero of their sign; comparisons and
+// widening to double see flushed operands.
+float __cuemu_ftz_f(float x) { return canon_f(ftz(x)); }  // cvt.ftz.f64.f32: a NaN canonical
+float __cuemu_fadd_f_ftz(float a, float b) { return __nvvm_add_rn_ftz_f(a, b); }
+float __cuemu_fsub_f_ftz(float a, float b) { return __nvvm_add_rn_ftz_f(a, -b); }
+float __cuemu_fmul_f_ftz(float a, float b) { return __nvvm_mul_rn_ftz_f(a, b); }
+float __cuemu_fdiv_f_ftz(float a, float b) { return __nvvm_div_rn_ftz_f(a, b); }
 double __cuemu_fadd_d(double a, double b) { return nan2_d(a, b, a + b); }
 double __cuemu_fsub_d(double a, double b) { return nan2_d(a, b, a - b); }
 double __cuemu_fmul_d(double a, double b) { return nan2_d(a, b, a * b); }
@@ -183,6 +207,7 @@ uint32_t __cuemu_fptoui_f_i32(float x) { return __nvvm_f2ui_rz(x); }
 int32_t __cuemu_fptosi_d_i32(double x) { return __nvvm_d2i_rz(x); }
 int64_t __cuemu_fptosi_d_i64(double x) { return __nvvm_d2ll_rz(x); }
 float __cuemu_fptrunc_d_float(double x) { return canon_f((float)x); }
+float __cuemu_fptrunc_d_float_ftz(double x) { return ftz(canon_f((float)x)); }
 
 // Integer to float in a direction.
 #define I2F(M, MODE)                                                                            \
@@ -341,6 +366,21 @@ float __nvvm_div_approx_f(float a, float b) {
 float __nvvm_div_approx_ftz_f(float a, float b) {
   return ftz(__cuemu_fmul_f(ftz(a), __cuemu_mufu_rcp(b)));
 }
+// div.full.f32 (float division under -prec-div=false): a divisor above 2^126 scales both
+// operands by 1/4, then as div.approx (fitted to the math probe's op_fdiv on an H200, 425 of 425).
+float __nvvm_div_full_f(float a, float b) {
+  if (fabsf(b) > 0x1p126f) { a = __cuemu_fmul_f(a, 0.25f); b = __cuemu_fmul_f(b, 0.25f); }
+  return __nvvm_div_approx_f(a, b);
+}
+float __nvvm_div_full_ftz_f(float a, float b) {
+  if (fabsf(b) > 0x1p126f) { a = __cuemu_fmul_f(a, 0.25f); b = __cuemu_fmul_f(b, 0.25f); }
+  return __nvvm_div_approx_ftz_f(a, b);
+}
+// libdevice's own float divisions in those builds (rewrite.py --div).
+float __cuemu_fdiv_full_f(float a, float b) { return __nvvm_div_full_f(a, b); }
+float __cuemu_fdiv_full_f_ftz(float a, float b) { return __nvvm_div_full_ftz_f(a, b); }
+float __cuemu_fdiv_approx_f(float a, float b) { return __nvvm_div_approx_f(a, b); }
+float __cuemu_fdiv_approx_f_ftz(float a, float b) { return __nvvm_div_approx_ftz_f(a, b); }
 // rcp.approx.ftz.f64 is MUFU.RCP64H alone: 20 significand bits in, the high word out.
 double __nvvm_rcp_approx_ftz_d(double x) { return __cuemu_mufu_rcp64h(x); }
 // rsqrt.approx.f64: MUFU.RSQ64H and one refinement, y + (y*e)*(0.5 + 0.375*e) with

@@ -19,6 +19,10 @@
 #include <cuemu/launch.h>
 #include <cuemu/libdevice.h>
 
+// libdevice's build that device code runs (src/libdevice/variants.py): bit 0 -ftz=true, bit 1
+// -prec-div=false, bit 2 -prec-sqrt=false; 15 --use_fast_math.
+extern "C" int __cuemu_device_fp_mode = 0;
+
 namespace cuemu::detail {
 namespace {
 
@@ -47,6 +51,47 @@ F host_function(const char* name) noexcept {
 // In a CUDA thread: a block is running on this worker thread.
 inline bool in_device_code() noexcept { return t_current_executor != nullptr; }
 
+// The records of cuda_runtime.h: each .cu's floating-point mode plus one (padding reads 0).
+extern "C" const int __start_cuemu_unit_fp_mode[] __attribute__((weak));
+extern "C" const int __stop_cuemu_unit_fp_mode[] __attribute__((weak));
+
+// The program's mode: its units' (nvcc's flags apply per unit; here libdevice's build is chosen
+// for the whole program, the highest mode where units differ, said once on stderr).
+__attribute__((constructor)) void read_units_fp_mode() {
+  if (!__start_cuemu_unit_fp_mode || !__stop_cuemu_unit_fp_mode) return;
+  int mode = -1;
+  bool mixed = false;
+  for (const int* r = __start_cuemu_unit_fp_mode; r < __stop_cuemu_unit_fp_mode; ++r) {
+    if (*r < 1 || *r > 16) continue;
+    if (mode >= 0 && *r - 1 != mode) mixed = true;
+    if (*r - 1 > mode) mode = *r - 1;
+  }
+  if (mode < 0) return;
+  if (mixed)
+    std::fprintf(stderr,
+                 "cuemu: the program's .cu files were compiled with different -ftz/-prec-div/"
+                 "-prec-sqrt/--use_fast_math; device code computes as the last of them listed in "
+                 "cuemu's README (mode %d)\n", mode);
+  __cuemu_device_fp_mode = mode;
+}
+
+// --use_fast_math: device code's sinf, expf, powf, ... are CUDA's intrinsics (__sinf, __expf,
+// __powf, ...), as nvcc compiles them (the CUDA C++ Programming Guide's list).
+inline bool fast_math() noexcept { return __cuemu_device_fp_mode == 15; }
+using f_f = float (*)(float) noexcept;
+constexpr f_f fast_f_f(const char* n) noexcept {
+  return __builtin_strcmp(n, "sinf") == 0     ? __nv_fast_sinf
+         : __builtin_strcmp(n, "cosf") == 0   ? __nv_fast_cosf
+         : __builtin_strcmp(n, "tanf") == 0   ? __nv_fast_tanf
+         : __builtin_strcmp(n, "expf") == 0   ? __nv_fast_expf
+         : __builtin_strcmp(n, "exp10f") == 0 ? __nv_fast_exp10f
+         : __builtin_strcmp(n, "logf") == 0   ? __nv_fast_logf
+         : __builtin_strcmp(n, "log2f") == 0  ? __nv_fast_log2f
+         : __builtin_strcmp(n, "log10f") == 0 ? __nv_fast_log10f
+         : __builtin_strcmp(n, "tanhf") == 0  ? __nv_fast_tanhf
+                                              : nullptr;
+}
+
 // Two NaN operands: which one the H200 returns (quieted) depends on how its compiler ordered the
 // operands of libdevice's final addition, not on libdevice's text: atan2 returns the first, pow,
 // fmod and remquo the second in the math probe's kernel (tests/math/h200.txt.gz), while pow and
@@ -73,7 +118,12 @@ constexpr nan_pick two_nans(const char* name) noexcept {
 
 #define CUEMU_DEFINE_F_F(n)                                                                       \
   extern "C" float n(float x) noexcept {                                                         \
-    if (::cuemu::detail::in_device_code()) return __nv_##n(x);                                   \
+    if (::cuemu::detail::in_device_code()) {                                                     \
+      constexpr auto fast = ::cuemu::detail::fast_f_f(#n);                                       \
+      if constexpr (fast != nullptr)                                                             \
+        if (::cuemu::detail::fast_math()) return fast(x);                                        \
+      return __nv_##n(x);                                                                        \
+    }                                                                                             \
     CUEMU_HOST(n, float, float);                                                                  \
     return host(x);                                                                               \
   }                                                                                               \
@@ -93,7 +143,11 @@ constexpr nan_pick two_nans(const char* name) noexcept {
   }
 #define CUEMU_DEFINE_F_FF(n)                                                                      \
   extern "C" float n(float x, float y) noexcept {                                                \
-    if (::cuemu::detail::in_device_code()) return __nv_##n(x, y);                                \
+    if (::cuemu::detail::in_device_code()) {                                                     \
+      if constexpr (__builtin_strcmp(#n, "powf") == 0)                                           \
+        if (::cuemu::detail::fast_math()) return __nv_fast_powf(x, y);                           \
+      return __nv_##n(x, y);                                                                     \
+    }                                                                                             \
     CUEMU_HOST(n, float, float, float);                                                           \
     return host(x, y);                                                                            \
   }
@@ -158,7 +212,8 @@ CUEMU_DEFINE_TO_LONG(lround, double, long, __nv_llround)
 CUEMU_DEFINE_TO_LONG(llround, double, long long, __nv_llround)
 
 extern "C" void sincosf(float x, float* s, float* c) noexcept {
-  if (::cuemu::detail::in_device_code()) return __nv_sincosf(x, s, c);
+  if (::cuemu::detail::in_device_code())
+    return ::cuemu::detail::fast_math() ? __nv_fast_sincosf(x, s, c) : __nv_sincosf(x, s, c);
   CUEMU_HOST(sincosf, void, float, float*, float*);
   host(x, s, c);
 }
@@ -194,6 +249,16 @@ extern "C" double remquo(double x, double y, int* q) noexcept {
   }
   CUEMU_HOST(remquo, double, double, double, int*);
   return host(x, y, q);
+}
+extern "C" int ilogbf(float x) noexcept {
+  if (::cuemu::detail::in_device_code()) return __nv_ilogbf(x);  // flushes under -ftz=true
+  CUEMU_HOST(ilogbf, int, float);
+  return host(x);
+}
+extern "C" int ilogb(double x) noexcept {
+  if (::cuemu::detail::in_device_code()) return __nv_ilogb(x);
+  CUEMU_HOST(ilogb, int, double);
+  return host(x);
 }
 extern "C" float ldexpf(float x, int e) noexcept {
   if (::cuemu::detail::in_device_code()) return __nv_ldexpf(x, e);

@@ -89,6 +89,12 @@ TEST(Driver, BadCommandLines) {
   r = cuemu("launch " + program("hello.cu"));
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(has(r, "unknown command 'launch'")) << r.out;
+  r = cuemu("run -ftz=maybe " + program("hello.cu"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r, "option -ftz takes true or false, not 'maybe'")) << r.out;
+  r = cuemu("run " + program("hello.cu") + " --prec-div");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r, "option --prec-div needs a value")) << r.out;
 }
 
 TEST(Driver, DeadlockEndsWithAReportAndNonZeroStatus) {

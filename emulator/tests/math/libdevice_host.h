@@ -16,3 +16,5 @@ double __cuemu_host_fma(double a, double b, double c) { return fma(a, b, c); }
 double __cuemu_host_rint(double x) { return rint(x); }
 double __cuemu_host_sqrt(double x) { return sqrt(x); }
 double __cuemu_host_trunc(double x) { return trunc(x); }
+// libdevice's build for nvcc's default floating-point flags (src/libdevice/variants.py).
+int __cuemu_device_fp_mode = 0;

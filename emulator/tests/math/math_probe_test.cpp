@@ -6,6 +6,7 @@
 // 95,437 with libdevice alone; 78,043 with the C library). COMPATIBILITY.md has the per-function table.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdio>
 #include <sstream>
 #include <string>
@@ -96,6 +97,75 @@ TEST_P(PlainArithmetic, NaNResultsAreTheH200s) {
     EXPECT_EQ(it->second, line);
   }
   EXPECT_GT(checked, 4000);
+}
+
+// nvcc's floating-point flags: the probe compiled with each gives the H200's results in that mode
+// (the ftz builds of libdevice, division as div.full or div.approx, sqrt.approx, flushing in
+// kernels' own arithmetic, fast math functions). The record: the H200's output in that mode, as
+// the lines that differ from h200.txt.gz (modes/*.txt.gz, README there) or whole. Every function
+// of exact_functions.txt stays exact, except under --use_fast_math tanhf, which nvcc then
+// compiles as __tanhf (the special function unit's TANH, not modelled yet).
+struct fp_mode_case {
+  const char* flags;
+  const char* record;  // under MODES_DIR
+  bool delta;          // only the lines that differ from h200.txt.gz
+  int floor;           // equal results at least
+};
+void PrintTo(const fp_mode_case& c, std::ostream* os) { *os << c.flags; }
+class FloatingPointModes : public ::testing::TestWithParam<fp_mode_case> {};
+INSTANTIATE_TEST_SUITE_P(
+    MathProbe, FloatingPointModes,
+    ::testing::Values(fp_mode_case{"-ftz=true", "ftz.txt.gz", true, 99166},
+                      fp_mode_case{"-prec-div=false", "prec_div_false.txt.gz", true, 99166},
+                      fp_mode_case{"-prec-sqrt=false", "prec_sqrt_false.txt.gz", true, 99166},
+                      fp_mode_case{"-ftz=true -prec-div=false -prec-sqrt=false", "ftz_prec_div_sqrt_false.txt.gz",
+                                   true, 99166},
+                      fp_mode_case{"--use_fast_math", "../h200_use_fast_math.txt.gz", false, 99062}),
+    [](const ::testing::TestParamInfo<fp_mode_case>& info) {
+      std::string name;
+      for (const char* c = info.param.flags; *c; ++c)
+        if (std::isalnum(static_cast<unsigned char>(*c))) name += *c;
+      return name;
+    });
+TEST_P(FloatingPointModes, ResultsAreTheH200sInThatMode) {
+  const fp_mode_case& c = GetParam();
+  const cuemu_result r =
+      run_cuemu(std::string("run -O2 ") + c.flags + " " + PROBE_CU + " 2>/dev/null; exit $?");
+  ASSERT_EQ(r.status, 0) << r.out.substr(0, 2000);
+  std::istringstream got_text(r.out);
+  const auto got = results_of(got_text);
+  std::istringstream record_text(read_gzip_file(std::string(MODES_DIR) + "/" + c.record));
+  auto want = results_of(record_text);
+  if (c.delta) {
+    ASSERT_GT(want.size(), 50u);
+    std::istringstream base_text(read_gzip_file(H200_FILE));
+    auto base = results_of(base_text);
+    for (auto& [key, line] : want) {
+      ASSERT_TRUE(base.count(key)) << "not a probe result: " << line;
+      base[key] = line;
+    }
+    want = std::move(base);
+  }
+  ASSERT_GT(want.size(), 90000u);
+  std::unordered_set<std::string> exact;
+  {
+    std::istringstream list(read_text_file(EXACT_FILE));
+    std::string fn;
+    while (std::getline(list, fn))
+      if (!fn.empty() && fn[0] != '#') exact.insert(fn);
+  }
+  if (std::string(c.flags) == "--use_fast_math") exact.erase("tanhf");
+  int equal = 0, broken = 0;
+  for (const auto& [key, line] : want) {
+    const auto it = got.find(key);
+    const bool same = it != got.end() && it->second == line;
+    equal += same;
+    if (!same && exact.count(key.substr(0, key.find(' '))) && ++broken <= 20)
+      ADD_FAILURE() << "want " << line << "\n got  " << (it == got.end() ? "(none)" : it->second);
+  }
+  EXPECT_EQ(broken, 0) << broken << " results of exact functions differ";
+  EXPECT_GE(equal, c.floor) << "results equal to the H200's: " << equal << " of " << want.size();
+  std::printf("%s: equal to the H200: %d of %zu results\n", c.flags, equal, want.size());
 }
 
 }  // namespace
