@@ -246,15 +246,17 @@ uint16_t __nvvm_f2h_rn_ftz(float f) { return f2h(ftz(f)); }
 float __nvvm_fabs_f(float x) { return canon_f(fabsf(x)); }
 float __nvvm_fabs_ftz_f(float x) { return canon_f(fabsf(ftz(x))); }
 double __nvvm_fabs_d(double x) { return x != x ? quiet_d(x) : fabs(x); }
-float __nvvm_floor_f(float x) { return floor_f(x); }
-float __nvvm_floor_ftz_f(float x) { return floor_f(ftz(x)); }
+// Rounding a float to an integer (cvt.rmi/rpi/rzi/rni.f32.f32): a NaN gives the canonical NaN
+// (modff's integral part on the H200).
+float __nvvm_floor_f(float x) { return canon_f(floor_f(x)); }
+float __nvvm_floor_ftz_f(float x) { return canon_f(floor_f(ftz(x))); }
 double __nvvm_floor_d(double x) { return floor_d(x); }
-float __nvvm_ceil_f(float x) { return ceil_f(x); }
-float __nvvm_ceil_ftz_f(float x) { return ceil_f(ftz(x)); }
+float __nvvm_ceil_f(float x) { return canon_f(ceil_f(x)); }
+float __nvvm_ceil_ftz_f(float x) { return canon_f(ceil_f(ftz(x))); }
 double __nvvm_ceil_d(double x) { return ceil_d(x); }
-float __nvvm_trunc_f(float x) { return trunc_f(x); }
+float __nvvm_trunc_f(float x) { return canon_f(trunc_f(x)); }
 double __nvvm_trunc_d(double x) { return trunc_d(x); }
-float __nvvm_round_f(float x) { return rint_f(x); }   // cvt.rni: to nearest even
+float __nvvm_round_f(float x) { return canon_f(rint_f(x)); }   // cvt.rni: to nearest even
 double __nvvm_round_d(double x) { return rint_d(x); }
 float __nvvm_saturate_f(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
 float __nvvm_saturate_ftz_f(float x) { return __nvvm_saturate_f(ftz(x)); }
