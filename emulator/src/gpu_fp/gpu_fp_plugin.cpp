@@ -273,9 +273,9 @@ void flush_result(gimple_stmt_iterator* gsi) {
 }
 
 // In an -ftz unit, which float operands and results of a statement flush (as the GPU's .ftz
-// instructions do): arithmetic, fused multiply-add, square root, rounding, min/max, absolute
-// value and negation flush both; comparisons (setp.ftz) and widening to double their operands;
-// narrowing a double to float its result.
+// instructions do): square root, rounding, min/max, absolute value and negation flush both;
+// comparisons (setp.ftz) and widening to double their operands; narrowing a double to float its
+// result. Add, subtract, multiply, divide and fma are the shims' by then (replace_arithmetic).
 void flush_statement(gimple_stmt_iterator* gsi) {
   gimple* stmt = gsi_stmt(*gsi);
   bool operands = false, result = false;
@@ -285,8 +285,7 @@ void flush_statement(gimple_stmt_iterator* gsi) {
     const tree_code code = gimple_assign_rhs_code(stmt);
     const bool float_lhs = is_float(gimple_assign_lhs(stmt)), float_rhs = is_float(gimple_assign_rhs1(stmt));
     switch (code) {
-      case PLUS_EXPR: case MINUS_EXPR: case MULT_EXPR: case RDIV_EXPR: case NEGATE_EXPR:
-      case ABS_EXPR: case MIN_EXPR: case MAX_EXPR:
+      case NEGATE_EXPR: case ABS_EXPR: case MIN_EXPR: case MAX_EXPR:
         operands = result = float_lhs;
         break;
       case NOP_EXPR: case CONVERT_EXPR:
@@ -298,7 +297,7 @@ void flush_statement(gimple_stmt_iterator* gsi) {
     }
   } else if (is_gimple_call(stmt) && is_float(gimple_get_lhs(stmt))) {
     switch (gimple_call_combined_fn(stmt)) {
-      case CFN_FMA: case CFN_FMS: case CFN_FNMA: case CFN_FNMS: case CFN_BUILT_IN_FMAF:
+      case CFN_FMS: case CFN_FNMA: case CFN_FNMS:
       case CFN_SQRT: case CFN_BUILT_IN_SQRTF: case CFN_FLOOR: case CFN_BUILT_IN_FLOORF:
       case CFN_CEIL: case CFN_BUILT_IN_CEILF: case CFN_TRUNC: case CFN_BUILT_IN_TRUNCF:
       case CFN_RINT: case CFN_BUILT_IN_RINTF: case CFN_NEARBYINT: case CFN_BUILT_IN_NEARBYINTF:
@@ -331,8 +330,7 @@ void flush_statement(gimple_stmt_iterator* gsi) {
   if (result) flush_result(gsi);
 }
 
-// -prec-div=false and --use_fast_math: a float division is the GPU's div.full (or div.approx)
-// instruction, -prec-sqrt=false a square root sqrt.approx: calls of libdevice's shims for them.
+// The declaration of one of libdevice's float shims (its object defines them) taking ARGS floats.
 tree shim(const char* name, int args) {
   static hash_map<const char*, tree>* decls = new hash_map<const char*, tree>;
   if (tree* d = decls->get(name)) return *d;
@@ -349,8 +347,10 @@ tree shim(const char* name, int args) {
   return decl;
 }
 
-// -ftz=true: the arithmetic whose flush depends on the exact result (a result that rounds up to
-// +-2^-126 is flushed too) is the shims' (libdevice's object), which compute that.
+// Float arithmetic that becomes a call of a shim: -prec-div=false and --use_fast_math make a
+// division the GPU's div.full (or div.approx), -prec-sqrt=false a square root sqrt.approx; under
+// -ftz=true add, subtract, multiply, divide and fma, whose flush depends on the exact result (one
+// that rounds up to +-2^-126 is flushed too), which the shims compute.
 void replace_arithmetic(gimple_stmt_iterator* gsi) {
   gimple* stmt = gsi_stmt(*gsi);
   const tree lhs = gimple_get_lhs(stmt);
