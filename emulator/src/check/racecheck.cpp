@@ -474,23 +474,48 @@ void release_to(block_tokens& b, unsigned lane, std::uintptr_t addr) {
 // Memory orders: CUDA's atomic functions are relaxed (compiled sequentially consistent here, so
 // `mo` 5 orders nothing); PTX's .acquire and .release (libcu++'s cuda::atomic_ref, CUB) arrive as
 // acquire (2), release (3) and acq_rel (4) and order as C++'s do.
-void atomic_event(std::uintptr_t addr, bool modifies, int mo) {
+//
+// Blocks run on several workers at once, so the release is made before the operation and the
+// acquire after it (atomic_acquire_event): an atomic that reads another's value then always
+// finds what that one released. Both inside, a block whose ticket says it is last could acquire
+// before the block with the previous ticket had released.
+//
+// A compare-and-swap that fails modified nothing: the fence before it still waits for the
+// atomic that succeeds (atomicInc and atomicAdd on floats are compare-and-swap loops, and the
+// last block of threadFenceReduction may need a second attempt).
+struct atomic_outcome {
+  bool acquires = false;  // acquire once the operation is done
+  bool fenced = false;    // a fence preceded it (restored when a compare-and-swap fails)
+};
+
+atomic_outcome atomic_event(std::uintptr_t addr, bool modifies, int mo) {
   current c;
-  if (!racechecking() || !running_thread(addr, c)) return;
+  if (!racechecking() || !running_thread(addr, c)) return {};
   block_tokens& b = *c.b;
   auto& t = b.threads[c.lane];
+  atomic_outcome o;
+  o.acquires = mo == 2 || mo == 4;
   if (modifies && (mo == 3 || mo == 4)) {
     release_to(b, c.lane, addr);
     b.bump(t);
   }
-  if (mo == 2 || mo == 4) acquire_from(b, c.lane, addr);
   if (t.fenced && modifies) {
     release_to(b, c.lane, addr);
-    acquire_from(b, c.lane, addr);
+    o.acquires = o.fenced = true;
     t.fenced = false;
     b.bump(t);
   }
   t.last_atomic = addr;
+  return o;
+}
+
+// After the operation of an atomic: what atomic_event said it acquires, and the fence back when
+// it was a compare-and-swap that failed.
+void atomic_done(std::uintptr_t addr, atomic_outcome o, bool failed) {
+  current c;
+  if (!racechecking() || !running_thread(addr, c)) return;
+  if (o.acquires) acquire_from(*c.b, c.lane, addr);
+  if (failed && o.fenced) c.b->threads[c.lane].fenced = true;
 }
 
 // The running thread's interval ends: its unvalidated plain reads that raced with atomics.
@@ -671,7 +696,8 @@ void volatile_access(void* p, std::size_t n, bool write, std::uintptr_t pc) {
   const cuemu::detail::allocation* al = cuemu::detail::find_allocation(p);
   if (al && !al->freed && al->kind != cuemu::detail::memory_kind::host_registered) {
     cuemu::detail::access(addr, n, write ? access_kind::atomic : access_kind::atomic_read, pc);
-    cuemu::detail::atomic_event(addr, write, 0);
+    const cuemu::detail::atomic_outcome o = cuemu::detail::atomic_event(addr, write, 0);
+    if (o.acquires) cuemu::detail::atomic_done(addr, o, false);
   } else {
     cuemu::detail::access(addr, n, write ? access_kind::write : access_kind::read, pc);
   }
@@ -734,64 +760,83 @@ namespace {
 // 16-byte atomics: a lock (x86-64 without -mcx16 has no lock-free 16-byte operation).
 std::mutex g_atomic128_mutex;
 
-template <class T>
-void atomic_access(volatile T* a, bool modifies, std::uintptr_t pc, int mo) {
-  const auto addr = reinterpret_cast<std::uintptr_t>(const_cast<T*>(a));
-  cuemu::detail::access(addr, sizeof(T), modifies ? access_kind::atomic : access_kind::atomic_read, pc);
-  cuemu::detail::atomic_event(addr, modifies, mo);
-}
+// An atomic operation's checking: the access and what it releases when made, what it acquires
+// when the operation (evaluated in the return statement) is done.
+class atomic_access {
+ public:
+  template <class T>
+  atomic_access(volatile T* a, bool modifies, std::uintptr_t pc, int mo)
+      : addr_(reinterpret_cast<std::uintptr_t>(const_cast<T*>(a))) {
+    cuemu::detail::access(addr_, sizeof(T), modifies ? access_kind::atomic : access_kind::atomic_read, pc);
+    outcome_ = cuemu::detail::atomic_event(addr_, modifies, mo);
+  }
+  ~atomic_access() {
+    if (outcome_.acquires || outcome_.fenced) cuemu::detail::atomic_done(addr_, outcome_, failed_);
+  }
+  bool compare_exchanged(bool ok) {
+    failed_ = !ok;
+    return ok;
+  }
+  atomic_access(const atomic_access&) = delete;
+  atomic_access& operator=(const atomic_access&) = delete;
+
+ private:
+  std::uintptr_t addr_;
+  cuemu::detail::atomic_outcome outcome_;
+  bool failed_ = false;
+};
 }  // namespace
 
 #define CUEMU_TSAN_ATOMIC_OPS(N, T, LOAD, STORE, XCHG, FETCH)                                      \
   CUEMU_TSAN T __tsan_atomic##N##_load(const volatile T* a, int mo) {                              \
-    atomic_access(const_cast<volatile T*>(a), false, CUEMU_PC, mo);                                \
+    atomic_access checking(const_cast<volatile T*>(a), false, CUEMU_PC, mo);                       \
     LOAD;                                                                                          \
   }                                                                                                \
   CUEMU_TSAN void __tsan_atomic##N##_store(volatile T* a, T v, int mo) {                           \
-    atomic_access(a, true, CUEMU_PC, mo);                                                          \
+    atomic_access checking(a, true, CUEMU_PC, mo);                                                 \
     STORE;                                                                                         \
   }                                                                                                \
   CUEMU_TSAN T __tsan_atomic##N##_exchange(volatile T* a, T v, int mo) {                           \
-    atomic_access(a, true, CUEMU_PC, mo);                                                          \
+    atomic_access checking(a, true, CUEMU_PC, mo);                                                 \
     XCHG;                                                                                          \
   }                                                                                                \
   CUEMU_TSAN T __tsan_atomic##N##_fetch_add(volatile T* a, T v, int mo) {                          \
-    atomic_access(a, true, CUEMU_PC, mo);                                                          \
+    atomic_access checking(a, true, CUEMU_PC, mo);                                                 \
     FETCH(add, +);                                                                                 \
   }                                                                                                \
   CUEMU_TSAN T __tsan_atomic##N##_fetch_sub(volatile T* a, T v, int mo) {                          \
-    atomic_access(a, true, CUEMU_PC, mo);                                                          \
+    atomic_access checking(a, true, CUEMU_PC, mo);                                                 \
     FETCH(sub, -);                                                                                 \
   }                                                                                                \
   CUEMU_TSAN T __tsan_atomic##N##_fetch_and(volatile T* a, T v, int mo) {                          \
-    atomic_access(a, true, CUEMU_PC, mo);                                                          \
+    atomic_access checking(a, true, CUEMU_PC, mo);                                                 \
     FETCH(and, &);                                                                                 \
   }                                                                                                \
   CUEMU_TSAN T __tsan_atomic##N##_fetch_or(volatile T* a, T v, int mo) {                           \
-    atomic_access(a, true, CUEMU_PC, mo);                                                          \
+    atomic_access checking(a, true, CUEMU_PC, mo);                                                 \
     FETCH(or, |);                                                                                  \
   }                                                                                                \
   CUEMU_TSAN T __tsan_atomic##N##_fetch_xor(volatile T* a, T v, int mo) {                          \
-    atomic_access(a, true, CUEMU_PC, mo);                                                          \
+    atomic_access checking(a, true, CUEMU_PC, mo);                                                 \
     FETCH(xor, ^);                                                                                 \
   }                                                                                                \
   CUEMU_TSAN T __tsan_atomic##N##_fetch_nand(volatile T* a, T v, int mo) {                         \
-    atomic_access(a, true, CUEMU_PC, mo);                                                          \
+    atomic_access checking(a, true, CUEMU_PC, mo);                                                 \
     T old = *a;                                                                                    \
     while (!cas_##N(a, &old, static_cast<T>(~(old & v)))) {}                                       \
     return old;                                                                                    \
   }                                                                                                \
   CUEMU_TSAN int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* c, T v, int, int mo) { \
-    atomic_access(a, true, CUEMU_PC, mo);                                                          \
-    return cas_##N(a, c, v);                                                                       \
+    atomic_access checking(a, true, CUEMU_PC, mo);                                                 \
+    return checking.compare_exchanged(cas_##N(a, c, v));                                           \
   }                                                                                                \
   CUEMU_TSAN int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* c, T v, int, int mo) { \
-    atomic_access(a, true, CUEMU_PC, mo);                                                          \
-    return cas_##N(a, c, v);                                                                       \
+    atomic_access checking(a, true, CUEMU_PC, mo);                                                 \
+    return checking.compare_exchanged(cas_##N(a, c, v));                                           \
   }                                                                                                \
   CUEMU_TSAN T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T c, T v, int, int mo) {     \
-    atomic_access(a, true, CUEMU_PC, mo);                                                          \
-    cas_##N(a, &c, v);                                                                             \
+    atomic_access checking(a, true, CUEMU_PC, mo);                                                 \
+    checking.compare_exchanged(cas_##N(a, &c, v));                                                 \
     return c;                                                                                      \
   }
 
