@@ -1,5 +1,5 @@
-// The GPU's special function unit (MUFU) for the CPU: RCP, RSQ, SQRT, EX2, LG2, SIN and COS in
-// single precision, RCP64H and RSQ64H in double precision, bit for bit as an H200 computes them.
+// The GPU's special function unit (MUFU) for the CPU: RCP, RSQ, SQRT, EX2, LG2, SIN, COS and TANH
+// in single precision, RCP64H and RSQ64H in double precision, bit for bit as an H200 computes them.
 //
 // emulator/tests/math/sfu/sfu_probe.cu ran each operation on all 2^32 inputs of an H200 and
 // found that the result depends only on part of the input, with no exception in its domain:
@@ -31,6 +31,9 @@
   extern const unsigned char __cuemu_sfu_##NAME[] __attribute__((visibility("hidden")));
 SFU_TABLE(rcp64h)
 SFU_TABLE(rsq64h)
+__asm__(".section .rodata\n.p2align 6\n.globl __cuemu_sfu_tanh\n.hidden __cuemu_sfu_tanh\n"
+        "__cuemu_sfu_tanh:\n.incbin \"" CUEMU_SFU_DIR "/tanh.pack\"\n.text\n");
+extern const unsigned char __cuemu_sfu_tanh[] __attribute__((visibility("hidden")));
 
 static inline u32 hiword(double d) { return (u32)(dbits(d) >> 32); }
 
@@ -149,6 +152,21 @@ float __cuemu_mufu_cos(float r) {
   const u32 a = fbits(r) & 0x7fffffffu;
   if (a >= 0x7f800000u) return bitsf(kNaN);
   return bitsf(sin_of_fraction((revolution_fraction(a) + 0x800000u) & 0x1ffffffu));
+}
+
+// TANH: odd; x itself below 2^-8 (denormals too: tanh.approx.f32 does not flush), 1 from 8 on;
+// between, the GPU's result for x with its binade's low bits cleared, from the table packed by
+// sfu_fit.c (sfu/tanh.dd: no conflict on all 2^32 inputs, sfu_probe.cu's tanh_runs).
+float __cuemu_mufu_tanh(float x) {
+  const u32 b = fbits(x), s = b & 0x80000000u, a = b & 0x7fffffffu, e = a >> 23;
+  if (a > 0x7f800000u) return bitsf(kNaN);
+  if (e < (u32)sfu_tanh_layout[0][0]) return x;
+  const int i = (int)e - sfu_tanh_layout[0][0];
+  if (i >= SFU_TANH_BINADES) return bitsf(s | 0x3f800000u);
+  const struct sfu_tanh_block* blocks = (const struct sfu_tanh_block*)__cuemu_sfu_tanh;
+  const unsigned char* stream = __cuemu_sfu_tanh + SFU_TANH_BLOCKS * sizeof(struct sfu_tanh_block);
+  const u32 k = (a & 0x7fffffu) >> sfu_tanh_layout[i][1];
+  return bitsf(s | sfu_tanh_decode(blocks, stream, sfu_tanh_first_block[i], sfu_tanh_scale[i], k));
 }
 
 double __cuemu_mufu_rcp64h(double x) {

@@ -3,7 +3,7 @@
 //   sfu_fit DIR OUT.h
 //
 // DIR holds the unpacked tables NAME.2b of sfu/ (per key, the GPU's result minus the correctly
-// rounded value, -2..1 ulps), lg2.dd (fit_lg2) and sin.dd (fit_sin). For RCP, RSQ, SQRT and
+// rounded value, -2..1 ulps), lg2.dd (fit_lg2), sin.dd (fit_sin) and tanh.dd (pack_tanh). For RCP, RSQ, SQRT and
 // EX2 it rebuilds every key's GPU result,
 // fits the segments' quadratics and the squarer's error by alternating least squares, puts
 // them in fixed point, and compares sfu_predict with the GPU on every key: the keys that differ
@@ -359,6 +359,98 @@ static void fit_sin(FILE* out) {
   free(lo); free(hi); free(gpu);
 }
 
+// TANH (see sfu.c): no model; sfu/tanh.dd holds the GPU's results (float bits, delta-coded as
+// lg2.dd) of every key of the binades 2^-8 <= |x| < 8, the key being x with its low bits
+// cleared (sfu_tanh_layout). They are packed here for random access: per binade, the results as
+// integers in units of the smallest result's ulp; per block of 64 keys, the first value, the
+// first difference, and the 62 second differences as unsigned offsets from their minimum in as
+// many bits as they need. Writes DIR/tanh.pack (sfu.c includes it) and the binades' block
+// indexes and scales to OUT.h; decodes every key again and compares.
+static void pack_tanh(FILE* out) {
+  u32 keys = 0;
+  for (int i = 0; i < SFU_TANH_BINADES; ++i) keys += 1u << (23 - sfu_tanh_layout[i][1]);
+  int32_t* dd = (int32_t*)load_file("tanh.dd", 4 * (size_t)keys);
+  u32* gpu = malloc(sizeof(u32) * keys);
+  u32 bits = 0;
+  for (u32 k = 0; k < keys; ++k) gpu[k] = bits += (u32)dd[k];
+  free(dd);
+  const u32 blocks = keys / 64;
+  struct sfu_tanh_block* hdr = calloc(blocks, sizeof *hdr);
+  unsigned char* stream = calloc((size_t)blocks * 62 * 32 / 8 + 16, 1);
+  u64 pos = 0;
+  u32 first = 0, block = 0;
+  int scale[SFU_TANH_BINADES];
+  u32 first_block[SFU_TANH_BINADES];
+  for (int i = 0; i < SFU_TANH_BINADES; ++i) {
+    const u32 n = 1u << (23 - sfu_tanh_layout[i][1]);
+    u32 min_e = 255;
+    for (u32 k = 0; k < n; ++k) {
+      const u32 r = gpu[first + k];
+      if ((r >> 31) || ((r >> 23) & 0xff) == 0 || r >= 0x3f800000u) {
+        fprintf(stderr, "sfu_fit: tanh: binade %d key %u: result %08x\n", sfu_tanh_layout[i][0], k, r);
+        exit(1);
+      }
+      if (((r >> 23) & 0xff) < min_e) min_e = (r >> 23) & 0xff;
+    }
+    scale[i] = 150 - (int)min_e;  // value = result 2^scale, an integer below 2^32
+    first_block[i] = block;
+    for (u32 b0 = 0; b0 < n; b0 += 64, ++block) {
+      int64_t v[64], d1[63], d2[62];
+      for (int t = 0; t < 64; ++t) {
+        const u32 r = gpu[first + b0 + t];
+        const int e = (int)((r >> 23) & 0xff);
+        v[t] = (int64_t)((r & 0x7fffffu) | 0x800000u) << (e - (int)min_e);
+      }
+      for (int t = 0; t < 63; ++t) d1[t] = v[t + 1] - v[t];
+      int64_t lo = INT64_MAX, hi = INT64_MIN;
+      for (int t = 0; t < 62; ++t) {
+        d2[t] = d1[t + 1] - d1[t];
+        if (d2[t] < lo) lo = d2[t];
+        if (d2[t] > hi) hi = d2[t];
+      }
+      int w = 0;
+      while (w < 32 && (u64)(hi - lo) >> w) ++w;
+      if (v[0] >= (1ll << 32) || d1[0] != (int32_t)d1[0] || lo != (int32_t)lo || w > 24) {
+        fprintf(stderr, "sfu_fit: tanh: block %u does not pack\n", block);
+        exit(1);
+      }
+      hdr[block] = (struct sfu_tanh_block){(u32)v[0], (int32_t)d1[0], (int32_t)lo, (u32)pos << 5 | (u32)w};
+      if (pos >= (1u << 27)) { fprintf(stderr, "sfu_fit: tanh: stream too long\n"); exit(1); }
+      for (int t = 0; t < 62; ++t, pos += (u64)w)
+        for (int q = 0; q < w; ++q)
+          if (((u64)(d2[t] - lo) >> q) & 1) stream[(pos + q) >> 3] |= (unsigned char)(1u << ((pos + q) & 7));
+    }
+    first += n;
+  }
+  char path[4096];
+  snprintf(path, sizeof path, "%s/tanh.pack", dir);
+  FILE* f = fopen(path, "wb");
+  const size_t stream_bytes = (pos + 7) / 8 + 8;  // 8 bytes of slack: decoding reads 8 at a time
+  if (!f || fwrite(hdr, sizeof *hdr, blocks, f) != blocks || fwrite(stream, 1, stream_bytes, f) != stream_bytes ||
+      fclose(f) != 0) {
+    fprintf(stderr, "sfu_fit: cannot write %s\n", path);
+    exit(1);
+  }
+  fprintf(out, "static const int sfu_tanh_scale[SFU_TANH_BINADES] = {");
+  for (int i = 0; i < SFU_TANH_BINADES; ++i) fprintf(out, "%s%d", i ? ", " : "", scale[i]);
+  fprintf(out, "};\nstatic const unsigned sfu_tanh_first_block[SFU_TANH_BINADES] = {");
+  for (int i = 0; i < SFU_TANH_BINADES; ++i) fprintf(out, "%s%u", i ? ", " : "", first_block[i]);
+  fprintf(out, "};\n#define SFU_TANH_BLOCKS %uu\n", blocks);
+  // Every key decoded as sfu.c decodes it.
+  u32 wrong = 0;
+  first = 0;
+  for (int i = 0; i < SFU_TANH_BINADES; ++i) {
+    const u32 n = 1u << (23 - sfu_tanh_layout[i][1]);
+    for (u32 k = 0; k < n; ++k)
+      wrong += sfu_tanh_decode(hdr, stream, first_block[i], scale[i], k) != gpu[first + k];
+    first += n;
+  }
+  printf("sfu_fit: tanh: %u keys, %u blocks, %zu bytes, %u keys decoded wrong\n", keys, blocks,
+         blocks * sizeof *hdr + stream_bytes, wrong);
+  if (wrong) exit(1);
+  free(hdr); free(stream); free(gpu);
+}
+
 int main(int argc, char** argv) {
   if (argc != 3) { fprintf(stderr, "usage: sfu_fit DIR OUT.h\n"); return 2; }
   dir = argv[1];
@@ -385,5 +477,6 @@ int main(int argc, char** argv) {
   free(ex2);
   fit_lg2(out);
   fit_sin(out);
+  pack_tanh(out);
   return fclose(out) == 0 ? 0 : 1;
 }

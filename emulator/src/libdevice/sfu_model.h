@@ -132,4 +132,42 @@ static inline __attribute__((always_inline)) uint32_t sfu_lg2_bits(int32_t ue, i
   if (v < 0) return 0x80000000u | sfu_fixed_rz_bits((uint64_t)(-v - 1), 36);
   return sfu_fixed_rz_bits((uint64_t)v, 36);
 }
+
+// MUFU.TANH has no model: a table of its results (sfu_fit.c's pack_tanh). The unit's result is
+// x below 2^-8 and 1 from 8 on (odd in x); in each binade between, it depends on x with its low
+// J bits cleared. The layout, per binade: {exponent field, J}.
+#define SFU_TANH_BINADES 11
+static const int sfu_tanh_layout[SFU_TANH_BINADES][2] = {
+    {119, 6}, {120, 6}, {121, 6}, {122, 5}, {123, 5}, {124, 4},
+    {125, 4}, {126, 4}, {127, 3}, {128, 2}, {129, 3}};
+
+// 64 keys: the first result (in units of 2^-scale of its binade), the first difference, the
+// smallest second difference and where the 62 second differences' offsets from it start in the
+// stream (bit position << 5 | their width in bits).
+struct sfu_tanh_block {
+  uint32_t v0;
+  int32_t d1;
+  int32_t d2_min;
+  uint32_t pos_width;
+};
+
+// The result's bits for key K of the binade whose blocks start at FIRST_BLOCK.
+static inline uint32_t sfu_tanh_decode(const struct sfu_tanh_block* blocks, const unsigned char* stream,
+                                       uint32_t first_block, int scale, uint32_t k) {
+  const struct sfu_tanh_block* b = &blocks[first_block + (k >> 6)];
+  const uint32_t w = b->pos_width & 31u, i = k & 63u;
+  uint64_t pos = b->pos_width >> 5;
+  const uint64_t mask = (1ull << w) - 1;
+  int64_t v = b->v0, d = b->d1;
+  for (uint32_t t = 0; t < i; ++t, pos += w) {
+    v += d;
+    uint64_t word;
+    __builtin_memcpy(&word, stream + (pos >> 3), 8);
+    d += b->d2_min + (int64_t)((word >> (pos & 7)) & mask);
+  }
+  // v 2^-scale, v < 2^32 with at most 24 significant bits: a normal float.
+  const int n = 63 - __builtin_clzll((uint64_t)v);
+  const uint32_t mant = (uint32_t)(n > 23 ? (uint64_t)v >> (n - 23) : (uint64_t)v << (23 - n));
+  return (uint32_t)(n - scale + 127) << 23 | (mant & 0x7fffffu);
+}
 #endif

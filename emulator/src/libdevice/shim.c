@@ -6,9 +6,8 @@
 // Exact (the GPU's result is the IEEE result in the stated rounding direction, plus the GPU's
 // NaN and flush-to-zero conventions): fma/add/mul/div/rcp/sqrt in rn/rz/rm/rp, conversions,
 // floor/ceil/trunc/round(=rint), fabs, fmin/fmax, saturate, bit moves, integer helpers.
-// The special function unit: RCP, RSQ, SQRT, EX2, RCP64H and RSQ64H are sfu.c's models of the
-// H200's unit (tables measured on it); LG2, SIN, COS and TANH are stand-ins (marked APPROX:
-// correctly rounded values), so results through them are not expected to match the GPU.
+// The special function unit: RCP, RSQ, SQRT, EX2, LG2, SIN, COS, TANH, RCP64H and RSQ64H are
+// sfu.c's models and tables of the H200's unit (measured on it).
 #include <fenv.h>
 #include <math.h>
 #include <stdint.h>
@@ -309,13 +308,13 @@ uint32_t __nvvm_prmt(uint32_t a, uint32_t b, uint32_t s) {
 }
 
 // ---- The special function unit ----
-// MUFU.RCP/RSQ/SQRT/EX2/LG2/SIN/COS/RCP64H/RSQ64H are sfu.c's models of the H200's unit. TANH
-// is still a stand-in (APPROX). Around MUFU, each PTX instruction is what ptxas 13.0 emits
+// MUFU.RCP/RSQ/SQRT/EX2/LG2/SIN/COS/TANH/RCP64H/RSQ64H are sfu.c's models of the H200's unit
+// (TANH a packed table of its results). Around MUFU, each PTX instruction is what ptxas 13.0 emits
 // for sm_90 (its non-ftz forms scale denormal inputs into range with ordinary FMULs).
 float __cuemu_mufu_rcp(float), __cuemu_mufu_rsq(float), __cuemu_mufu_sqrt(float),
-    __cuemu_mufu_ex2(float), __cuemu_mufu_lg2(float), __cuemu_mufu_sin(float), __cuemu_mufu_cos(float);
+    __cuemu_mufu_ex2(float), __cuemu_mufu_lg2(float), __cuemu_mufu_sin(float), __cuemu_mufu_cos(float),
+    __cuemu_mufu_tanh(float);
 double __cuemu_mufu_rcp64h(double), __cuemu_mufu_rsq64h(double);
-// APPROX: MUFU.TANH.
 
 // sin/cos.approx: FMUL.RZ by 1/(2 pi) as a float, then MUFU.SIN/COS (which flushes a denormal
 // product, so the ftz and non-ftz forms agree). The product of two floats is exact in double.
@@ -358,7 +357,7 @@ float __nvvm_sin_approx_f(float x) { return __cuemu_mufu_sin(revolutions(x)); }
 float __nvvm_sin_approx_ftz_f(float x) { return __cuemu_mufu_sin(revolutions(ftz(x))); }
 float __nvvm_cos_approx_f(float x) { return __cuemu_mufu_cos(revolutions(x)); }
 float __nvvm_cos_approx_ftz_f(float x) { return __cuemu_mufu_cos(revolutions(ftz(x))); }
-float __nvvm_tanh_approx_f32(float x) { return canon_f(tanhf(x)); }
+float __nvvm_tanh_approx_f32(float x) { return __cuemu_mufu_tanh(x); }
 // div.approx.f32: a divisor below the normal range scales both operands by 2^24; then
 // a * MUFU.RCP(b).
 float __nvvm_div_approx_f(float a, float b) {

@@ -31,6 +31,7 @@ float __nvvm_sin_approx_f(float);
 float __nvvm_sin_approx_ftz_f(float);
 float __nvvm_cos_approx_f(float);
 float __nvvm_cos_approx_ftz_f(float);
+float __nvvm_tanh_approx_f32(float);
 float __nvvm_div_approx_f(float, float);
 float __nvvm_div_approx_ftz_f(float, float);
 double __nvvm_rcp_approx_ftz_d(double);
@@ -56,6 +57,7 @@ using u64 = uint64_t;
   X(sin_ftz_f32, F, "sin.approx.ftz.f32", __nvvm_sin_approx_ftz_f)                       \
   X(cos_f32, F, "cos.approx.f32", __nvvm_cos_approx_f)                                   \
   X(cos_ftz_f32, F, "cos.approx.ftz.f32", __nvvm_cos_approx_ftz_f)                       \
+  X(tanh_f32, F, "tanh.approx.f32", __nvvm_tanh_approx_f32)                              \
   X(div_f32, FF, "div.approx.f32", __nvvm_div_approx_f)                                  \
   X(div_ftz_f32, FF, "div.approx.ftz.f32", __nvvm_div_approx_ftz_f)                      \
   X(rcp_ftz_f64, D, "rcp.approx.ftz.f64", __nvvm_rcp_approx_ftz_d)                       \
