@@ -59,6 +59,39 @@ struct region_block {
     at = e;
   }
 
+  // `each` for a region that is one `if (t < L) ...` with t a constant copy of threadIdx.x and L
+  // the same in every thread (the translation proved both): a thread whose threadIdx.x is not
+  // below L does nothing there. In a one-dimensional block in the default order a slot is its
+  // thread's threadIdx.x, so only the slots below the first thread index that fails the test
+  // run (`below(s, i)`: the test for threadIdx.x = i, evaluated as the first live thread, which
+  // the test is true or false for in order). A tree reduction's step then costs its active
+  // threads, not the block.
+  template <bool ThreadIdx = true, bool At = true, class B, class F>
+  [[gnu::always_inline]] inline void each_below(B&& below, F&& f) {
+    if (!identity || blockDim.y != 1 || blockDim.z != 1) return each<ThreadIdx, At>(f);
+    unsigned s0 = first;
+    while (s0 < n && exited[s0]) ++s0;
+    first = s0;
+    if (s0 == n) {
+      at = n;
+      return;
+    }
+    unsigned lo = 0, hi = n;  // the test holds below lo and fails at hi (or hi == n)
+    while (lo < hi) {
+      const unsigned mid = lo + (hi - lo) / 2;
+      if (below(s0, mid)) lo = mid + 1;
+      else hi = mid;
+    }
+    if (live == n) {
+      for (unsigned s = 0; s < lo; ++s) step<ThreadIdx, At>(f, s);
+    } else {
+      const unsigned char* const gone = exited;
+      for (unsigned s = s0; s < lo; ++s)
+        if (!gone[s]) step<ThreadIdx, At>(f, s);
+    }
+    at = n;
+  }
+
   // Code whose effect is the same in every thread (the translation proved it: a uniform loop
   // counter's initialisation or increment): run as the first thread that has not returned.
   template <class F>

@@ -114,6 +114,8 @@ class translator {
   std::string lambda(int seg, bool condition);
   bool runs_once(int seg) const;
   std::string each(int seg);
+  std::string below_test(int seg);
+  bool only_read(const clang::VarDecl* v) const;
   bool may_fault(int seg) const;
   void emit(const std::vector<item>& items, std::string& out, int depth);
 
@@ -137,6 +139,7 @@ class translator {
   // Those of them stored once for the block: written only where one thread's run is every
   // thread's (a for loop's initialisation or increment).
   std::set<const clang::VarDecl*> single_;
+  unsigned bounded_ = 0;  // regions run only below a thread bound (below_test)
   std::vector<std::pair<const clang::VarDecl*, const clang::Expr*>> writes_;  // (var, whole write)
   std::set<const clang::Expr*> for_parts_;  // for loops' increments (expressions)
   std::vector<const clang::Expr*> conditions_;  // of block-level loops and branches
@@ -930,6 +933,71 @@ std::string translator::each(int seg) {
   return may_fault(seg) ? "__cuemu_rb->each<false>(" : "__cuemu_rb->each<false, false>(";
 }
 
+// Whether the kernel never changes a variable: it is const, or every use of it reads its value
+// (no assignment, increment, address or reference taken: `unsigned tid = threadIdx.x;`).
+bool translator::only_read(const clang::VarDecl* v) const {
+  if (v->getType().isConstQualified()) return true;
+  struct uses : clang::RecursiveASTVisitor<uses> {
+    const clang::VarDecl* v;
+    std::set<const clang::DeclRefExpr*> read;
+    bool other = false;
+    bool shouldVisitImplicitCode() const { return true; }
+    bool VisitImplicitCastExpr(clang::ImplicitCastExpr* c) {
+      if (c->getCastKind() == clang::CK_LValueToRValue)
+        if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(c->getSubExpr()->IgnoreParens())) read.insert(d);
+      return true;
+    }
+    bool VisitDeclRefExpr(clang::DeclRefExpr* d) {
+      if (d->getDecl() == v && !read.count(d)) other = true;
+      return !other;
+    }
+  } u;
+  u.v = v;
+  u.TraverseStmt(const_cast<clang::Stmt*>(k_->getBody()));
+  return !u.other;
+}
+
+// For a region that is one `if (t < L) ...` without else, t an integer copy of threadIdx.x that
+// the kernel only reads, stored per thread, and L uniform, free of side effects, calls and division: the
+// test for threadIdx.x = __cuemu_i, which region_block::each_below uses to run only the threads
+// it can hold for (a tree reduction's `if (t < stride)`). Empty for any other region.
+std::string translator::below_test(int seg) {
+  const segment& g = segs_[seg];
+  if (g.expr || g.offers >= 0 || g.stmts.size() != 1) return "";
+  const auto* is = llvm::dyn_cast<clang::IfStmt>(g.stmts[0]);
+  if (!is || is->getElse() || is->getInit() || is->getConditionVariable() || is->isConstexpr()) return "";
+  const auto* lt = llvm::dyn_cast<clang::BinaryOperator>(is->getCond()->IgnoreParenImpCasts());
+  if (!lt || lt->getOpcode() != clang::BO_LT) return "";
+  const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(lt->getLHS()->IgnoreParenImpCasts());
+  const auto* v = d ? llvm::dyn_cast<clang::VarDecl>(d->getDecl()) : nullptr;
+  if (!v || !slot_of_.count(v) || !only_read(v) || !v->hasInit() ||
+      !v->getType()->isIntegerType() || v->getType()->isBooleanType() || ctx_.getTypeSize(v->getType()) < 16)
+    return "";
+  const auto* m = llvm::dyn_cast<clang::MemberExpr>(v->getInit()->IgnoreParenImpCasts());
+  if (!m || m->isArrow() || m->getMemberDecl()->getName() != "x") return "";
+  const auto* base = llvm::dyn_cast<clang::DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
+  const auto* tid = base ? llvm::dyn_cast<clang::VarDecl>(base->getDecl()) : nullptr;
+  if (!tid || tid->getName() != "threadIdx" ||
+      !(tid->getDeclContext()->getRedeclContext()->isFileContext() || tid->getDeclContext()->isNamespace()))
+    return "";
+  const clang::Expr* limit = lt->getRHS();
+  if (!uniform(limit) || limit->HasSideEffects(ctx_)) return "";
+  struct plain : clang::RecursiveASTVisitor<plain> {
+    bool ok = true;
+    bool VisitCallExpr(clang::CallExpr*) { return ok = false; }
+    bool VisitBinaryOperator(clang::BinaryOperator* b) {
+      const auto op = b->getOpcode();
+      if (op == clang::BO_Div || op == clang::BO_Rem) ok = false;
+      return ok;
+    }
+  } p;
+  p.TraverseStmt(const_cast<clang::Expr*>(limit));
+  if (!p.ok) return "";
+  return "[&](unsigned __cuemu_s, unsigned __cuemu_i) -> bool { (void)__cuemu_s; " + bindings(seg) +
+         "return static_cast<std::remove_cv_t<std::remove_reference_t<decltype(" + v->getNameAsString() +
+         ")>>>(__cuemu_i) < (" + expr_text(limit) + "); }, ";
+}
+
 // Whether running a segment can fault or reach the runtime (which asks which thread runs): any
 // call but its own shuffle point's (replaced by a read of the values offered), a memory access
 // through a pointer or reference (a dereference, a subscript, `->`, a reference variable),
@@ -997,9 +1065,16 @@ bool translator::may_fault(int seg) const {
 void translator::emit(const std::vector<item>& items, std::string& out, int depth) {
   for (const item& it : items) {
     switch (it.kind) {
-      case item::region:
-        out += each(it.seg) + lambda(it.seg, false) + ");\n";
+      case item::region: {
+        const std::string below = below_test(it.seg);
+        std::string loop = each(it.seg);
+        if (!below.empty()) {
+          loop.replace(loop.find("each"), 4, "each_below");
+          ++bounded_;
+        }
+        out += loop + below + lambda(it.seg, false) + ");\n";
         break;
+      }
       case item::shuffle: {
         const std::string x = "__cuemu_x" + std::to_string(it.shuffle_no);
         out += "{\n::cuemu::detail::region_var<" + shuffles_[it.shuffle_no].type + "> " + x +
@@ -1181,6 +1256,7 @@ kernel_result translator::run() {
     code += "return; } }\n#line " + std::to_string(line_of(body->getLBracLoc())) + " " + quote(file_) + "\n";
     r.code = std::move(code);
     r.regions = true;
+    r.bounded = bounded_;
   } catch (const refusal& f) {
     r.why = f.why;
   }

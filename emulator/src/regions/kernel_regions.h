@@ -18,6 +18,7 @@ struct kernel_result {
   bool regions = false;  // the region form was written
   std::string why;       // else why not (or "no barrier")
   std::string code;      // the region form, inserted after the body's '{'
+  unsigned bounded = 0;  // regions that are one `if (threadIdx.x < L)`, run below the bound
 };
 
 // `file`: the name #line directives give (the user's spelling of the .cu).

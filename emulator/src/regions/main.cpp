@@ -5,7 +5,8 @@
 //   cuemu-regions IN.cu -o OUT.cu --file NAME [--report FILE] -- CLANG_ARGS...
 //
 // NAME: the name #line directives give (the user's spelling of IN.cu). The report has one line
-// per kernel of IN.cu: "NAME:LINE: kernel K: loops over threads" or "...: coroutines (WHY)".
+// per kernel of IN.cu: "NAME:LINE: kernel K: loops over threads" (with how many regions run only
+// the threads below a bound) or "...: coroutines (WHY)".
 // Exit status: 0 when OUT.cu was written with at least one region form, 3 when no kernel has
 // one (OUT.cu is not written), 2 on bad usage or when IN.cu cannot be read.
 #include <clang/AST/ASTConsumer.h>
@@ -205,7 +206,10 @@ int main(int argc, char** argv) {
   std::string lines;
   for (const kernel_result& k : st.kernels)
     lines += st.file + ":" + std::to_string(k.line) + ": kernel " + k.name + ": " +
-             (k.regions ? std::string("loops over threads") : "coroutines (" + k.why + ")") + "\n";
+             (k.regions ? std::string("loops over threads") +
+                              (k.bounded ? " (" + std::to_string(k.bounded) + " of its regions run "
+                                           "only the threads below a bound)" : "")
+                        : "coroutines (" + k.why + ")") + "\n";
   if (!report.empty()) std::ofstream(report) << lines;
   if (st.inserts.empty()) return 3;
   std::sort(st.inserts.begin(), st.inserts.end(),

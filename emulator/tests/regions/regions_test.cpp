@@ -44,7 +44,7 @@ TEST(Regions, EachKernelTakesThePathItsShapeAllows) {
   const cuemu_result r = run_cuemu("cc -v " + kShapes + " -o /dev/null");
   ASSERT_EQ(r.status, 0) << r.out;
   const std::map<std::string, std::string> want = {
-      {"tree_reduce", "loops over threads"},
+      {"tree_reduce", "loops over threads (1 of its regions run only the threads below a bound)"},
       {"matmul", "loops over threads"},
       {"loops_and_branches", "loops over threads"},
       {"early_exit", "loops over threads"},
@@ -69,6 +69,8 @@ TEST(Regions, EachKernelTakesThePathItsShapeAllows) {
       {"break_out_of_barrier_loop", "coroutines (a barrier under a condition that may differ"},
       {"barrier_with_result", "loops over threads"},
       {"thread_index_in_callees", "loops over threads"},
+      // Its loop's `if (t < stride)` and `if (t < lim)`; not `if (t == 0)`.
+      {"guarded_steps", "loops over threads (2 of its regions run only the threads below a bound)"},
   };
   for (const auto& [kernel, path] : want)
     EXPECT_NE(r.out.find(": kernel " + kernel + ": " + path), std::string::npos)

@@ -353,6 +353,31 @@ __global__ void thread_index_in_callees(int* out, int* counts) {
   }
 }
 
+// 25. Regions that are one `if (t < L)`, t a copy of threadIdx.x that is only read and L uniform
+// (a loop counter, a parameter): in a one-dimensional block only the threads below L run them.
+// Threads that returned, a bound below zero, at zero and beyond the block, and a two-dimensional
+// block (where threadIdx.x is not the slot: every thread runs the region) give the reference's
+// sums; `u`, a copy of threadIdx.x that is changed, is no such bound.
+__global__ void guarded_steps(const int* in, int* out, int live, int lim) {
+  __shared__ int s[kBlock];
+  int t = threadIdx.x;
+  const int lin = static_cast<int>(threadIdx.y * blockDim.x) + t;
+  int u = threadIdx.x;
+  u = static_cast<int>(blockDim.x) - 1 - u;
+  s[lin] = in[blockIdx.x * kBlock + lin];
+  if (lin >= live) return;
+  __syncthreads();
+  for (int stride = (blockDim.y == 1 ? live : static_cast<int>(blockDim.x)) / 2; stride > 0; stride >>= 1) {
+    if (t < stride) s[lin] += s[lin + stride];
+    __syncthreads();
+  }
+  if (t < lim) s[lin] = -s[lin];
+  __syncthreads();
+  if (u < 2) atomicAdd(&s[lin - t], 1000);
+  __syncthreads();
+  if (t == 0) out[blockIdx.x * 8 + threadIdx.y] = s[lin];
+}
+
 template <class T>
 static bool same(const std::vector<T>& a, const std::vector<T>& b) {
   return a == b;
@@ -721,6 +746,39 @@ int main() {
     bool ok = true;
     for (int t = 0; t < kBlock; ++t) ok = ok && r[t] == ((t + 5) % kBlock) * 3 + 1 && c[t] == 1000;
     report("thread_index_in_callees", ok);
+  }
+  {  // 25
+    struct shape { dim3 block; int live, lim; };
+    const shape shapes[] = {{dim3(128), 128, -5}, {dim3(128), 64, 3}, {dim3(128), 128, 0},
+                            {dim3(100), 64, 70}, {dim3(16, 8), 64, 1000}, {dim3(16, 8), 128, 5}};
+    std::vector<int> h(blocks * kBlock);
+    for (size_t i = 0; i < h.size(); ++i) h[i] = static_cast<int>((i * 5) % 11) - 4;
+    int *d, *g;
+    CK(cudaMalloc(&d, h.size() * 4));
+    CK(cudaMalloc(&g, blocks * 8 * 4));
+    CK(cudaMemcpy(d, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
+    bool ok = true;
+    for (const shape& sh : shapes) {
+      CK(cudaMemset(g, 0xff, blocks * 8 * 4));
+      guarded_steps<<<blocks, sh.block>>>(d, g, sh.live, sh.lim);
+      CK(cudaDeviceSynchronize());
+      std::vector<int> got(blocks * 8), want(blocks * 8, -1);
+      CK(cudaMemcpy(got.data(), g, got.size() * 4, cudaMemcpyDeviceToHost));
+      const int bx = static_cast<int>(sh.block.x), by = static_cast<int>(sh.block.y);
+      for (int b = 0; b < blocks; ++b) {
+        std::vector<int> s(h.begin() + b * kBlock, h.begin() + b * kBlock + bx * by);
+        for (int st = (by == 1 ? sh.live : bx) / 2; st > 0; st >>= 1)
+          for (int lin = 0; lin < sh.live && lin < bx * by; ++lin)
+            if (lin % bx < st) s[lin] += s[lin + st];
+        for (int lin = 0; lin < sh.live && lin < bx * by; ++lin)
+          if (lin % bx < sh.lim) s[lin] = -s[lin];
+        for (int lin = 0; lin < sh.live && lin < bx * by; ++lin)
+          if (bx - 1 - lin % bx < 2) s[lin - lin % bx] += 1000;
+        for (int y = 0; y < by && y * bx < sh.live; ++y) want[b * 8 + y] = s[y * bx];
+      }
+      ok = ok && same(got, want);
+    }
+    report("guarded_steps", ok);
   }
   std::printf("%s\n", all ? "all ok" : "SOME FAILED");
   return all ? 0 : 1;
