@@ -934,7 +934,8 @@ std::string translator::each(int seg) {
 }
 
 // Whether the kernel never changes a variable: it is const, or every use of it reads its value
-// (no assignment, increment, address or reference taken: `unsigned tid = threadIdx.x;`).
+// or indexes a pointer or array (no assignment, increment, address or reference taken:
+// `unsigned tid = threadIdx.x;`).
 bool translator::only_read(const clang::VarDecl* v) const {
   if (v->getType().isConstQualified()) return true;
   struct uses : clang::RecursiveASTVisitor<uses> {
@@ -945,6 +946,14 @@ bool translator::only_read(const clang::VarDecl* v) const {
     bool VisitImplicitCastExpr(clang::ImplicitCastExpr* c) {
       if (c->getCastKind() == clang::CK_LValueToRValue)
         if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(c->getSubExpr()->IgnoreParens())) read.insert(d);
+      return true;
+    }
+    // The index of a pointer's or array's subscript (in a template, `sdata[tid]` with sdata a
+    // T*, the index has no conversion around it yet).
+    bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* a) {
+      const clang::QualType base = a->getBase()->IgnoreParenImpCasts()->getType();
+      if (base->isAnyPointerType() || base->isArrayType())
+        if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(a->getIdx()->IgnoreParens())) read.insert(d);
       return true;
     }
     bool VisitDeclRefExpr(clang::DeclRefExpr* d) {

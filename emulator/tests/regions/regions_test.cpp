@@ -71,6 +71,7 @@ TEST(Regions, EachKernelTakesThePathItsShapeAllows) {
       {"thread_index_in_callees", "loops over threads"},
       // Its loop's `if (t < stride)` and `if (t < lim)`; not `if (t == 0)`.
       {"guarded_steps", "loops over threads (2 of its regions run only the threads below a bound)"},
+      {"guarded_template", "loops over threads (1 of its regions run only the threads below a bound)"},
   };
   for (const auto& [kernel, path] : want)
     EXPECT_NE(r.out.find(": kernel " + kernel + ": " + path), std::string::npos)

@@ -378,6 +378,22 @@ __global__ void guarded_steps(const int* in, int* out, int live, int lim) {
   if (t == 0) out[blockIdx.x * 8 + threadIdx.y] = s[lin];
 }
 
+// 26. The same in a template, as cuda-samples' reduce2: `unsigned int tid = threadIdx.x;`, only
+// read, indexing a T* (in the template the index has no conversion around it).
+template <class T>
+__global__ void guarded_template(const T* in, T* out) {
+  extern __shared__ unsigned char raw[];
+  T* sdata = reinterpret_cast<T*>(raw);
+  unsigned int tid = threadIdx.x;
+  sdata[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s) sdata[tid] += sdata[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = sdata[0];
+}
+
 template <class T>
 static bool same(const std::vector<T>& a, const std::vector<T>& b) {
   return a == b;
@@ -779,6 +795,30 @@ int main() {
       ok = ok && same(got, want);
     }
     report("guarded_steps", ok);
+  }
+  {  // 26
+    bool ok = true;
+    for (unsigned bx : {128u, 96u}) {
+      std::vector<int> h(blocks * bx);
+      for (size_t i = 0; i < h.size(); ++i) h[i] = static_cast<int>((i * 7) % 19) - 6;
+      int *d, *g;
+      CK(cudaMalloc(&d, h.size() * 4));
+      CK(cudaMalloc(&g, blocks * 4));
+      CK(cudaMemcpy(d, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
+      guarded_template<int><<<blocks, bx, bx * sizeof(int)>>>(d, g);
+      std::vector<int> got(blocks), want(blocks);
+      CK(cudaMemcpy(got.data(), g, blocks * 4, cudaMemcpyDeviceToHost));
+      for (int b = 0; b < blocks; ++b) {
+        std::vector<int> v(h.begin() + b * bx, h.begin() + (b + 1) * bx);
+        for (unsigned st = bx / 2; st > 0; st >>= 1)
+          for (unsigned t = 0; t < st; ++t) v[t] += v[t + st];
+        want[b] = v[0];
+      }
+      ok = ok && same(got, want);
+      CK(cudaFree(d));
+      CK(cudaFree(g));
+    }
+    report("guarded_template", ok);
   }
   std::printf("%s\n", all ? "all ok" : "SOME FAILED");
   return all ? 0 : 1;
