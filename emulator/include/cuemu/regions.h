@@ -48,19 +48,12 @@ struct region_block {
   // cannot: no call, no access through a pointer; the loop may then vectorise).
   template <bool ThreadIdx = true, bool At = true, class F>
   [[gnu::always_inline]] inline void each(F&& f) {
-    const unsigned e = n;
-    if (live == e) {
-      for (unsigned s = 0; s < e; ++s) step<ThreadIdx, At>(f, s);
-    } else {
-      const unsigned char* const gone = exited;
-      for (unsigned s = first; s < e; ++s)
-        if (!gone[s]) step<ThreadIdx, At>(f, s);
-    }
-    at = e;
+    run_below<ThreadIdx, At>(f, n);
+    at = n;
   }
 
-  // `each` for a region that is one `if (t < L) ...` with t a constant copy of threadIdx.x and L
-  // the same in every thread (the translation proved both): a thread whose threadIdx.x is not
+  // `each` for a region that is one `if (t < L) ...` with t a copy of threadIdx.x the kernel only
+  // reads and L the same in every thread (the translation proved both): a thread whose threadIdx.x is not
   // below L does nothing there. In a one-dimensional block in the default order a slot is its
   // thread's threadIdx.x, so only the slots below the first thread index that fails the test
   // run (`below(s, i)`: the test for threadIdx.x = i, evaluated as the first live thread, which
@@ -69,26 +62,14 @@ struct region_block {
   template <bool ThreadIdx = true, bool At = true, class B, class F>
   [[gnu::always_inline]] inline void each_below(B&& below, F&& f) {
     if (!identity || blockDim.y != 1 || blockDim.z != 1) return each<ThreadIdx, At>(f);
-    unsigned s0 = first;
-    while (s0 < n && exited[s0]) ++s0;
-    first = s0;
-    if (s0 == n) {
-      at = n;
-      return;
-    }
-    unsigned lo = 0, hi = n;  // the test holds below lo and fails at hi (or hi == n)
+    const unsigned s0 = first_live();
+    unsigned lo = 0, hi = s0 == n ? 0 : n;  // the test holds below lo and fails at hi (or hi == n)
     while (lo < hi) {
       const unsigned mid = lo + (hi - lo) / 2;
       if (below(s0, mid)) lo = mid + 1;
       else hi = mid;
     }
-    if (live == n) {
-      for (unsigned s = 0; s < lo; ++s) step<ThreadIdx, At>(f, s);
-    } else {
-      const unsigned char* const gone = exited;
-      for (unsigned s = s0; s < lo; ++s)
-        if (!gone[s]) step<ThreadIdx, At>(f, s);
-    }
+    run_below<ThreadIdx, At>(f, lo);
     at = n;
   }
 
@@ -96,9 +77,7 @@ struct region_block {
   // counter's initialisation or increment): run as the first thread that has not returned.
   template <class F>
   [[gnu::always_inline]] inline void once(F&& f) {
-    unsigned s = first;
-    while (s < n && exited[s]) ++s;
-    first = s;
+    const unsigned s = first_live();
     if (s == n) return;
     at = s;
     threadIdx = tid[s];
@@ -175,6 +154,23 @@ struct region_block {
   }
 
  private:
+  // The first slot whose thread has not returned (n if none), remembered in `first`.
+  unsigned first_live() {
+    unsigned s = first;
+    while (s < n && exited[s]) ++s;
+    return first = s;
+  }
+  // Runs f as each thread in the slots below `end` that has not returned.
+  template <bool ThreadIdx, bool At, class F>
+  [[gnu::always_inline]] inline void run_below(F& f, unsigned end) {
+    if (live == n) {
+      for (unsigned s = 0; s < end; ++s) step<ThreadIdx, At>(f, s);
+    } else {
+      const unsigned char* const gone = exited;
+      for (unsigned s = first; s < end; ++s)
+        if (!gone[s]) step<ThreadIdx, At>(f, s);
+    }
+  }
   template <bool ThreadIdx, bool At, class F>
   [[gnu::always_inline]] inline void step(F& f, unsigned s) {
     if constexpr (At) at = s;
