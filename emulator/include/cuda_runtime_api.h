@@ -409,6 +409,15 @@ cudaError_t cudaMallocArray(cudaArray_t* array, const struct cudaChannelFormatDe
 cudaError_t cudaMalloc3DArray(cudaArray_t* array, const struct cudaChannelFormatDesc* desc,
                               struct cudaExtent extent, unsigned int flags __CUEMU_DV(0));
 cudaError_t cudaFreeArray(cudaArray_t array);
+/* Mipmapped arrays are not emulated: cudaErrorNotSupported, and a line on stderr naming the call. */
+cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t* mipmappedArray,
+                                     const struct cudaChannelFormatDesc* desc,
+                                     struct cudaExtent extent, unsigned int numLevels,
+                                     unsigned int flags __CUEMU_DV(0));
+cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t* levelArray,
+                                       cudaMipmappedArray_const_t mipmappedArray,
+                                       unsigned int level);
+cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray);
 cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc* desc, struct cudaExtent* extent,
                              unsigned int* flags, cudaArray_t array);
 cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc* desc, cudaArray_const_t array);

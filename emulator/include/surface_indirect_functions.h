@@ -1,4 +1,4 @@
-// Surface reads and writes in device code: surf1D/2D/3D and the layered forms, x in bytes, with
+// Surface reads and writes in device code: surf1D/2D/3D, the layered and the cubemap forms, x in bytes, with
 // the boundary mode of the call (cudaBoundaryModeTrap unless given).
 #pragma once
 
@@ -53,5 +53,8 @@ CUEMU_SURFACE(2D, 2, (int x, int y), (x, y, 0))
 CUEMU_SURFACE(3D, 3, (int x, int y, int z), (x, y, z))
 CUEMU_SURFACE(1DLayered, -1, (int x, int layer), (x, 0, layer))
 CUEMU_SURFACE(2DLayered, -2, (int x, int y, int layer), (x, y, layer))
+// A cubemap array is a layered one of 6 faces (per cube): face = layer, layerFace = 6 * cube + face.
+CUEMU_SURFACE(Cubemap, -2, (int x, int y, int face), (x, y, face))
+CUEMU_SURFACE(CubemapLayered, -2, (int x, int y, int layerFace), (x, y, layerFace))
 #undef CUEMU_SURFACE
 #undef CUEMU_SURF_UNPAREN

@@ -115,4 +115,6 @@ struct texel {
 };
 void texture_read(cudaTextureObject_t tex, texture_shape shape, float x, float y, float z,
                   int layer, texel& out);
+// tex2Dgather: component comp of the four texels around (x, y), in the gather order.
+void texture_gather(cudaTextureObject_t tex, float x, float y, int comp, texel& out);
 }  // namespace cuemu::detail

@@ -286,11 +286,6 @@ __CUEMU_DF__ void __threadfence_system() noexcept {
 // GPU. In device code clock() is this one (the runtime provides the C library's symbol: host
 // code gets process CPU time from it as before).
 __CUEMU_DF__ long long clock64() noexcept { return ::cuemu::detail::polled_clock(); }
-__CUEMU_DF__ unsigned long long __globaltimer() noexcept {
-  return static_cast<unsigned long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                             std::chrono::system_clock::now().time_since_epoch())
-                                             .count());
-}
 // SIMD video intrinsics on 2 x 16-bit and 4 x 8-bit lanes of an unsigned int.
 namespace cuemu::detail {
 template <int Bits, bool Signed, class F>

@@ -406,7 +406,7 @@ inline unsigned int video4(video_op op, unsigned int a, unsigned int b, unsigned
       case video_op::absdiff: r[i] = x > y ? x - y : y - x; break;
       case video_op::min: r[i] = x < y ? x : y; break;
       case video_op::max: r[i] = x > y ? x : y; break;
-      default: r[i] = (x + y + 1) >> 1; break;  // vavrg: (a + b + 1) >> 1
+      default: r[i] = x + y >= 0 ? (x + y + 1) >> 1 : (x + y) >> 1; break;  // vavrg
     }
   }
   if (merge == 1) return c + static_cast<unsigned int>(r[0] + r[1] + r[2] + r[3]);
@@ -423,6 +423,36 @@ inline unsigned int video4(video_op op, unsigned int a, unsigned int b, unsigned
   }
   (void)c;
   return d;
+}
+
+// The 2-way SIMD video instructions (vadd2, vsub2, vabsdiff2, vmin2, vmax2, vavrg2) on the
+// halfwords of a and b (the default selectors: a's and b's own), signed or unsigned as their
+// types say. merge 0: a halfword result each (saturated to the destination's type with .sat,
+// else its low 16 bits); 1 (.add): c plus both results.
+inline unsigned int video2(video_op op, unsigned int a, unsigned int b, unsigned int c,
+                           bool d_signed, bool a_signed, bool b_signed, int merge,
+                           bool sat) noexcept {
+  const auto half = [](unsigned int v, int i, bool s) {
+    const unsigned int x = (v >> (16 * i)) & 0xffffu;
+    return s ? static_cast<int>(static_cast<short>(x)) : static_cast<int>(x);
+  };
+  int r[2];
+  for (int i = 0; i < 2; ++i) {
+    const int x = half(a, i, a_signed), y = half(b, i, b_signed);
+    switch (op) {
+      case video_op::add: r[i] = x + y; break;
+      case video_op::sub: r[i] = x - y; break;
+      case video_op::absdiff: r[i] = x > y ? x - y : y - x; break;
+      case video_op::min: r[i] = x < y ? x : y; break;
+      case video_op::max: r[i] = x > y ? x : y; break;
+      default: r[i] = x + y >= 0 ? (x + y + 1) >> 1 : (x + y) >> 1; break;  // vavrg
+    }
+    if (sat)
+      r[i] = d_signed ? (r[i] < -32768 ? -32768 : r[i] > 32767 ? 32767 : r[i])
+                      : (r[i] < 0 ? 0 : r[i] > 65535 ? 65535 : r[i]);
+  }
+  if (merge == 1) return c + static_cast<unsigned int>(r[0] + r[1]);
+  return (static_cast<unsigned int>(r[0]) & 0xffffu) | (static_cast<unsigned int>(r[1]) << 16);
 }
 
 // prmt.b32 with a mode: 0 is the generic form (the selector's nibbles), then f4e, b4e, rc8, ecl,

@@ -22,10 +22,13 @@ bool is_file(const std::string& path) {
 
 // The toolkit's headers that are plain CUDA C++ the emulator compiles as a program's own code:
 // cuRAND's device API (curand_kernel.h and the headers it includes; its inline PTX is of the
-// kind the translator gives a CPU meaning) and the 8/6/4-bit float types (cuda_fp8.h, ...).
+// kind the translator gives a CPU meaning), the 8/6/4-bit float types (cuda_fp8.h, ...) and NVTX
+// v3 (nvtx3/, header-only host C: without a tool injected through NVTX_INJECTION64_PATH its calls
+// do nothing, as on a GPU machine without a profiler).
 bool compiled_from_toolkit(const std::string& path) {
   const std::size_t slash = path.rfind('/');
   const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (path.find("/nvtx3/") != std::string::npos) return true;
   return name == "curand.h" || name.rfind("curand_", 0) == 0 || name == "cuda_fp8.h" ||
          name == "cuda_fp8.hpp" || name == "cuda_fp6.h" || name == "cuda_fp6.hpp" ||
          name == "cuda_fp4.h" || name == "cuda_fp4.hpp";

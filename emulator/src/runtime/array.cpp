@@ -3,6 +3,7 @@
 // copies and memcheck see it); copies are 3D copies (memory.cpp) with the array's element rows.
 #include "runtime/array.h"
 
+#include <cstdio>
 #include <mutex>
 #include <unordered_set>
 
@@ -179,6 +180,40 @@ extern "C" cudaError_t cudaFreeArray(cudaArray_t array) {
   (void)release_device_memory(array->data);
   delete array;
   return cudaSuccess;
+}
+
+// Mipmapped arrays: not emulated (their level selection and filtering between levels are not
+// modelled). The program learns it from the error; stderr names the call once.
+namespace {
+cudaError_t mipmaps_not_supported(const char* call) {
+  static std::once_flag said;
+  std::call_once(said, [call] {
+    std::fprintf(stderr, "cuemu: %s: mipmapped arrays are not emulated (cudaErrorNotSupported)\n",
+                 call);
+  });
+  return record_error(cudaErrorNotSupported);
+}
+}  // namespace
+
+extern "C" cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t* mipmappedArray,
+                                                const cudaChannelFormatDesc*, cudaExtent,
+                                                unsigned int, unsigned int) {
+  if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
+  if (mipmappedArray) *mipmappedArray = nullptr;
+  return mipmaps_not_supported("cudaMallocMipmappedArray");
+}
+
+extern "C" cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t* levelArray,
+                                                  cudaMipmappedArray_const_t, unsigned int) {
+  if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
+  if (levelArray) *levelArray = nullptr;
+  return mipmaps_not_supported("cudaGetMipmappedArrayLevel");
+}
+
+extern "C" cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray) {
+  if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
+  if (!mipmappedArray) return cudaSuccess;
+  return mipmaps_not_supported("cudaFreeMipmappedArray");
 }
 
 extern "C" cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc* desc, cudaExtent* extent,

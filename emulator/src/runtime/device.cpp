@@ -491,17 +491,18 @@ extern "C" cudaError_t cudaDeviceGetP2PAttribute(int* value, cudaDeviceP2PAttr a
   return record_error(cudaErrorInvalidDevice);
 }
 
+// There is no other device, and a device is not its own peer: an H200 alone answers
+// cudaErrorPeerAccessUnsupported (enable) and cudaErrorPeerAccessNotEnabled (disable) for device 0,
+// cudaErrorInvalidDevice for any other.
 extern "C" cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags) {
   CUEMU_STICKY_CHECK();
   if (flags != 0) return record_error(cudaErrorInvalidValue);
-  (void)peerDevice;  // there is no other device; a device cannot be its own peer
-  return record_error(cudaErrorInvalidDevice);
+  return record_error(peerDevice == 0 ? cudaErrorPeerAccessUnsupported : cudaErrorInvalidDevice);
 }
 
 extern "C" cudaError_t cudaDeviceDisablePeerAccess(int peerDevice) {
   CUEMU_STICKY_CHECK();
-  (void)peerDevice;
-  return record_error(cudaErrorInvalidDevice);
+  return record_error(peerDevice == 0 ? cudaErrorPeerAccessNotEnabled : cudaErrorInvalidDevice);
 }
 
 extern "C" cudaError_t cudaSetDeviceFlags(unsigned int flags) {

@@ -428,12 +428,13 @@ void texture_read(cudaTextureObject_t tex, texture_shape shape, float x, float y
     const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
     int face;
     float m, sc, tc;
-    if (ax >= ay && ax >= az) {
-      face = x >= 0 ? 0 : 1, m = ax, sc = x >= 0 ? -z : z, tc = -y;
-    } else if (ay >= az) {
+    // Ties go to z, then y (an H200 reads the -y face for (0.9, -0.9, 0.2)).
+    if (az >= ax && az >= ay) {
+      face = z >= 0 ? 4 : 5, m = az, sc = z >= 0 ? x : -x, tc = -y;
+    } else if (ay >= ax) {
       face = y >= 0 ? 2 : 3, m = ay, sc = x, tc = y >= 0 ? z : -z;
     } else {
-      face = z >= 0 ? 4 : 5, m = az, sc = z >= 0 ? x : -x, tc = -y;
+      face = x >= 0 ? 0 : 1, m = ax, sc = x >= 0 ? -z : z, tc = -y;
     }
     const int cube = shape == texture_shape::cubemap_layered
                          ? static_cast<int>(std::min<unsigned long long>(
@@ -521,6 +522,63 @@ void sample_face(const texture& t, bool normalised_read, texture_shape shape, fl
   for (int c = 0; c < 4; ++c) std::memcpy(&out.u[c], &out.f[c], 4);
 }
 }  // namespace
+
+// tex2Dgather: component `comp` of the four texels a bilinear read of (x, y) would weigh, in the
+// order of Direct3D's gather (the GPU's): (x0, y1), (x1, y1), (x1, y0), (x0, y0), where x0, x1
+// are floor(x - 0.5) and the next texel after the address mode (the coordinate itself is not
+// clamped: at a clamped edge both are the edge texel), as element or normalised values by the
+// read mode. Fitted to an H200's answers (tests/textures/programs/texture_forms.cu).
+void texture_gather(cudaTextureObject_t tex, float x, float y, int comp, texel& out) {
+  std::memset(&out, 0, sizeof out);
+  registry& r = reg();
+  std::unique_lock lock(r.mutex);
+  auto it = r.textures.find(tex);
+  if (it == r.textures.end()) return;
+  const texture& t = it->second;
+  lock.unlock();
+  const image& img = t.img;
+  if (comp < 0 || comp > 3) comp = 0;
+  sampler s{t, t.view.readMode == cudaReadModeNormalizedFloat, 2};
+  const bool normalised = t.view.normalizedCoords != 0;
+  const float coord[2] = {x, y};
+  const long long size[2] = {static_cast<long long>(img.width),
+                             static_cast<long long>(img.height)};
+  long long lo[2], hi[2];
+  for (int a = 0; a < 2; ++a) {
+    double c = coord[a];
+    if (normalised) c = std::floor(c * 16777216.0) / 16777216.0 * static_cast<double>(size[a]);
+    // The texel pair of coordinate - 0.5 in fixed point with 8 fractional bits (halves up), so
+    // a coordinate a hair below a texel's centre picks that texel as the lower one.
+    const double fl = std::floor(std::floor((c - 0.5) * 256.0 + 0.5) / 256.0);
+    lo[a] = address(static_cast<long long>(fl), size[a], t.view.addressMode[a], normalised);
+    hi[a] = address(static_cast<long long>(fl) + 1, size[a], t.view.addressMode[a], normalised);
+  }
+  const long long order[4][2] = {{lo[0], hi[1]}, {hi[0], hi[1]}, {hi[0], lo[1]}, {lo[0], lo[1]}};
+  if (comp >= img.channels) return;  // a component the texels lack: zeros, border included
+  for (int k = 0; k < 4; ++k) {
+    const long long idx[3] = {order[k][0], order[k][1], 0};
+    texel v;
+    if (s.fetch(idx, v) && s.normalised_read && img.desc.f != cudaChannelFormatKindFloat &&
+        img.desc.x < 32) {
+      // A normalised read's border colour as the texel's format holds it (as linear filtering
+      // takes it: 16-bit first, then, for 8-bit channels, the nearest 8-bit value).
+      const bool is_signed = img.desc.f == cudaChannelFormatKindSigned;
+      const long long full = is_signed ? 32767 : 65535;
+      const float product = t.view.borderColor[comp] * static_cast<float>(full);
+      long long b16 = static_cast<long long>(std::ceil(static_cast<double>(product) - 0.5));
+      b16 = std::clamp(b16, -full, full);
+      if (img.desc.x == 8) {
+        const long long max8 = is_signed ? 127 : 255;
+        v.f[comp] = static_cast<float>(floor_div(2 * b16 * max8 + full, 2 * full)) /
+                    static_cast<float>(max8);
+      } else {
+        v.f[comp] = static_cast<float>(b16) / static_cast<float>(full);
+      }
+    }
+    out.f[k] = v.f[comp];
+    out.u[k] = v.u[comp];
+  }
+}
 
 void* surface_address(cudaSurfaceObject_t surf, int dims, int x, int y, int z, std::size_t bytes,
                       int mode, const char* file, int line) {

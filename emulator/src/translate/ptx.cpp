@@ -95,7 +95,8 @@ struct translator {
         {"ctaid.x", "blockIdx.x"}, {"ctaid.y", "blockIdx.y"}, {"ctaid.z", "blockIdx.z"},
         {"nctaid.x", "gridDim.x"}, {"nctaid.y", "gridDim.y"}, {"nctaid.z", "gridDim.z"},
         {"clock", "static_cast<unsigned int>(clock64())"}, {"clock64", "clock64()"},
-        {"globaltimer", "::cuemu::ptx::global_timer()"}, {"globaltimer_lo", "static_cast<unsigned int>(::cuemu::ptx::global_timer())"}};
+        {"globaltimer", "::cuemu::ptx::global_timer()"}, {"globaltimer_lo", "static_cast<unsigned int>(::cuemu::ptx::global_timer())"},
+        {"globaltimer_hi", "static_cast<unsigned int>(::cuemu::ptx::global_timer() >> 32)"}};
     auto it = regs.find(name);
     return it == regs.end() ? "" : it->second;
   }
@@ -342,11 +343,14 @@ struct translator {
       return assign(ops[0], std::string("::cuemu::ptx::shf(") + a + ", " + b + ", " + c + ", " + (q.count("l") ? "true" : "false") +
                                 ", " + (q.count("wrap") ? "true" : "false") + ")");
     }
-    if (op == "vadd4" || op == "vsub4" || op == "vabsdiff4" || op == "vmin4" || op == "vmax4" ||
-        op == "vavrg4") {
-      // vop4.dtype.atype.btype{.sat}{.add} d, a, b, c (no byte mask: all four bytes).
+    const bool video2 = op == "vadd2" || op == "vsub2" || op == "vabsdiff2" || op == "vmin2" ||
+                        op == "vmax2" || op == "vavrg2";
+    if (video2 || op == "vadd4" || op == "vsub4" || op == "vabsdiff4" || op == "vmin4" ||
+        op == "vmax4" || op == "vavrg4") {
+      // vop4.dtype.atype.btype{.sat}{.add} d, a, b, c and vop2 alike (no lane mask or operand
+      // selectors: all lanes, a's and b's own).
       if (ops.size() != 4 || parts.size() < 4) return "";
-      for (const std::string& m : {"b0", "b1", "b2", "b3", "b10", "b32", "b3210"})
+      for (const std::string& m : {"b0", "b1", "b2", "b3", "b10", "b32", "b3210", "h0", "h1"})
         if (q.count(m) && m != "b3210") return "";  // a partial destination mask: not handled
       if (q.count("min") || q.count("max")) return "";  // ptxas: illegal for the 4-way forms
       const int merge = q.count("add") ? 1 : 0;
@@ -355,7 +359,8 @@ struct translator {
                         c = v(ops, 3, "unsigned int");
       if (!all({a, b, c})) return "";
       const auto s = [&](std::size_t i) { return parts[i][0] == 's' ? "true" : "false"; };
-      return assign(ops[0], "::cuemu::ptx::video4(::cuemu::ptx::video_op::" +
+      return assign(ops[0], std::string("::cuemu::ptx::") + (video2 ? "video2" : "video4") +
+                                "(::cuemu::ptx::video_op::" +
                                 (name == "absdiff" ? std::string("absdiff") : name) + ", " + a +
                                 ", " + b + ", " + c + ", " + s(1) + ", " + s(2) + ", " + s(3) +
                                 ", " + std::to_string(merge) + ", " +

@@ -455,6 +455,31 @@ TEST(ToolkitHeaders, AToolkitHeaderIsAnErrorNamingItAndTheLine) {
   EXPECT_EQ(ok.out, expected("cuda_arch.sm_90.txt"));
 }
 
+// NVTX v3 (header-only host C) is compiled from the toolkit as the program's own code, as
+// cuda-samples' cudaGraphsPerfScaling needs: its ranges and marks do nothing without a profiler.
+// A program may also name its own device function __globaltimer (that sample does): the
+// emulator's headers do not take the name.
+TEST(ToolkitHeaders, NvtxRangesCompileAndDoNothing) {
+  struct stat st;
+  if (stat("/usr/local/include/nvtx3/nvToolsExt.h", &st) != 0)
+    GTEST_SKIP() << "no toolkit nvtx3 in /usr/local/include";
+  const std::string src = testing::TempDir() + "/uses_nvtx.cu";
+  std::ofstream(src)
+      << "#include <cstdio>\n#include <nvtx3/nvToolsExt.h>\n"
+         "__device__ __forceinline__ unsigned long long __globaltimer() {\n"
+         "  unsigned long long t;\n  asm volatile(\"mov.u64 %0, %globaltimer;\" : \"=l\"(t));\n"
+         "  return t;\n}\n"
+         "__global__ void k(unsigned long long* t) { *t = __globaltimer(); }\n"
+         "int main() {\n  nvtxRangePushA(\"outer\");\n  nvtxMarkA(\"mark\");\n"
+         "  unsigned long long* t;\n  cudaMallocManaged(&t, 8);\n  k<<<1, 1>>>(t);\n"
+         "  cudaDeviceSynchronize();\n  const int depth = nvtxRangePop();\n"
+         "  std::printf(\"timer set %d, pop %d\\n\", *t != 0, depth);\n  return 0;\n}\n";
+  const result r = cuemu("run " + src);
+  EXPECT_EQ(r.status, 0) << r.out;
+  // Without an injected tool, nvtxRangePop answers -2 (NVTX_NO_PUSH_POP_TRACKING).
+  EXPECT_EQ(r.out, "timer set 1, pop -2\n");
+}
+
 TEST(ToolkitHeaders, TheMachinesToolkitDoesNotLeakIn) {
   struct stat st;
   if (stat("/usr/local/include/cuda_runtime_api.h", &st) != 0) GTEST_SKIP() << "no toolkit in /usr/local/include";
@@ -511,6 +536,22 @@ TEST(Driver, SimdAndDpxIntrinsicsComputeWhatTheGpuDoes) {
   const result r = cuemu("run " + program("simd_dpx.cu"));
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(r.out, expected("simd_dpx.txt"));
+}
+
+// The SIMD video intrinsics simd_dpx.cu leaves out (wrap-around add and subtract, absolute
+// differences, minimum and maximum, per halfword and per byte) and __dp4a, on 256 operand pairs.
+TEST(Driver, WrappingSimdIntrinsicsComputeWhatTheGpuDoes) {
+  const result r = cuemu("run " + program("simd_wrap.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, expected("simd_wrap.txt"));
+}
+
+// The 2-way SIMD video instructions in inline PTX (plain, .sat, .add; signed and unsigned
+// halfwords), signed vavrg4 (negative sums round down) and %globaltimer_hi.
+TEST(Driver, TwoWayVideoInlinePtxComputesWhatTheGpuDoes) {
+  const result r = cuemu("run " + program("ptx_video2.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, expected("ptx_video2.txt"));
 }
 
 // nvcuda::wmma (<mma.h>): every shape and type the emulator provides, both layouts of loads and

@@ -32,7 +32,8 @@ TEST_P(Fp8, ConvertsAsTheGpuConverts) {
 
 INSTANTIATE_TEST_SUITE_P(Programs, Fp8,
                          ::testing::Values(recorded_case{"fp8", ""},
-                                           recorded_case{"fp8", "--check=memcheck"}),
+                                           recorded_case{"fp8", "--check=memcheck"},
+                                           recorded_case{"fp_vectors", ""}),
                          recorded_case_name);
 
 }  // namespace

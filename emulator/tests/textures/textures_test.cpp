@@ -38,6 +38,8 @@ TEST_P(Textures, SampleWhatTheGpuSamples) {
 
 INSTANTIATE_TEST_SUITE_P(Programs, Textures,
                          ::testing::Values(recorded_case{"textures", ""},
+                                           recorded_case{"texture_forms", ""},
+                                           recorded_case{"texture_forms", "--check=memcheck"},
                                            recorded_case{"textures", "--check=memcheck"},
                                            recorded_case{"textures", "--check=racecheck,synccheck"}),
                          recorded_case_name);
@@ -54,6 +56,21 @@ TEST(Surfaces, TrapModeFaultsOutsideTheSurface) {
   const cuemu_result ok = run_cuemu("run " + program("surface_trap.cu"));
   EXPECT_EQ(ok.status, 0) << ok.out;
   EXPECT_NE(ok.out.find("after the kernel: cudaSuccess"), std::string::npos) << ok.out;
+}
+
+// Mipmapped arrays are refused with cudaErrorNotSupported and a line naming the first call.
+TEST(Textures, MipmappedArraysAreRefusedWithAnError) {
+  const cuemu_result r = run_cuemu("run " + program("mipmaps_refused.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("cudaMallocMipmappedArray: cudaErrorNotSupported, null 1\n"
+                       "cudaGetMipmappedArrayLevel: cudaErrorNotSupported\n"
+                       "cudaFreeMipmappedArray(null): cudaSuccess\n"
+                       "last error: cudaErrorNotSupported\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("cuemu: cudaMallocMipmappedArray: mipmapped arrays are not emulated"),
+            std::string::npos)
+      << r.out;
 }
 
 }  // namespace
