@@ -77,7 +77,12 @@ int64_t common_alignment(const int64_t* values, int count) {
 
 int64_t address(const void* p) { return static_cast<int64_t>(reinterpret_cast<uintptr_t>(p)); }
 
-int choose_splits(int64_t row_bytes) {
+// Segments per row. store_kv's chunked paths (rows not 16-byte aligned) take whole rows: a cut
+// 4 or 2 bytes off a sector boundary leaves two more partly written sectors per cut, and on the
+// H200 whole rows reached 0.82 of memcpy at 512K x 2 KiB against 0.67 with 4 segments
+// (kernels/bench/RESULTS.md, 2026-12-04).
+int choose_splits(int64_t row_bytes, bool whole_rows) {
+  if (whole_rows) return 1;
   if (row_bytes % 2048 == 0) return 4;
   if (row_bytes % 1024 == 0) return 2;
   return 1;
@@ -121,13 +126,13 @@ Status reject(LaunchPlan* plan, Status s) {
 // sized by the segment's 16-byte chunks, rounded up.
 Status finish_plan(LaunchPlan* plan, int64_t n, int64_t row_bytes, int64_t align,
                    int64_t max_blocks, int (*unroll_for)(bool, bool, int64_t),
-                   bool realign = false) {
+                   bool realign = false, bool chunked_whole_rows = false) {
   LaunchPlan p;
   p.threads = kThreadsPerBlock;
   if (n > 0) {
     p.path = static_cast<CopyPath>(align);
     p.realign = align != 16 && realign;
-    p.num_splits = choose_splits(row_bytes);
+    p.num_splits = choose_splits(row_bytes, chunked_whole_rows && align != 16);
     const int64_t seg_bytes = (row_bytes + p.num_splits - 1) / p.num_splits;
     p.unroll = unroll_for(align != 16, p.realign, seg_bytes);
     p.lanes = choose_lanes((seg_bytes + 15) / 16, p.unroll);
@@ -233,7 +238,8 @@ Status plan_store_kv(const StoreKvArgs& a, LaunchPlan* plan) {
   const bool realign = (a.cache_stride_bytes | a.input_stride_bytes) % 16 != 0 ||
                        (address(a.k) - address(a.k_cache)) % 16 != 0 ||
                        (address(a.v) - address(a.v_cache)) % 16 != 0;
-  return finish_plan(plan, a.n, a.row_bytes, align, a.max_blocks, store_kv_unroll, realign);
+  return finish_plan(plan, a.n, a.row_bytes, align, a.max_blocks, store_kv_unroll, realign,
+                     /*chunked_whole_rows=*/true);
 }
 
 Status plan_embedding(const EmbeddingArgs& a, LaunchPlan* plan) {

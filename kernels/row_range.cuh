@@ -201,6 +201,7 @@ struct ChunkedRow {
   int head;            // bytes before dst's first 16-byte boundary (all of them if shorter): 0..14
   int edge;            // head + tail bytes: 0..28
   int phase;           // (src - dst) mod 16; 0 when there are no chunks
+  int skew;            // chunk slots before chunk 0 on the destination's store grid (below)
   bool first_partial;  // aligned source chunk 0 starts before the item (phase > head)
   bool last_partial;   // aligned source chunk loads - 1 ends past the item (phase + tail < 16)
 
@@ -218,8 +219,17 @@ struct ChunkedRow {
 };
 
 // kRealign false: the caller promises phase 0 (nothing of the source's address is computed).
-template <bool kRealign = true>
-__device__ __forceinline__ ChunkedRow chunked_row(uint8_t* dst, const uint8_t* src, int64_t bytes) {
+// The store grid (kGrid): a group of `lanes` lanes stores `lanes` neighbouring chunks per
+// instruction, and an H200 pays for every store that leaves a 32-byte sector partly written
+// (kernels/bench/RESULTS.md: 20-29% of the bandwidth when each store starts mid-sector, as interior
+// chunks starting on an odd 16-byte boundary do). So chunk slot 0 is the last 16 x min(lanes, 8)-
+// byte boundary of the destination at or before chunk 0 (`skew` slots before it), and lane l
+// stores the chunks of slots l, l + lanes, ...: each store instruction covers whole sectors (whole
+// 128-byte lines for 8 lanes or more), and only the item's head and tail leave sectors partly
+// written. Without kGrid, slot = chunk (skew 0).
+template <bool kRealign = true, bool kGrid = false>
+__device__ __forceinline__ ChunkedRow chunked_row(uint8_t* dst, const uint8_t* src, int64_t bytes,
+                                                  int lanes) {
   ChunkedRow r;
   r.dst = dst;
   r.src = src;
@@ -232,6 +242,10 @@ __device__ __forceinline__ ChunkedRow chunked_row(uint8_t* dst, const uint8_t* s
                 ? static_cast<int>((reinterpret_cast<uintptr_t>(src) + r.head) & 15)
                 : 0;
   r.loads = r.chunks + (r.phase != 0 ? 1 : 0);
+  const int grid = lanes < 8 ? lanes : 8;  // chunks per grid unit (a power of two)
+  r.skew = kGrid ? static_cast<int>((reinterpret_cast<uintptr_t>(dst + r.head) >> 4) &
+                                    static_cast<uintptr_t>(grid - 1))
+                 : 0;
   r.first_partial = r.phase > r.head;
   r.last_partial = r.phase != 0 && r.phase + tail < 16;
   return r;
@@ -317,17 +331,76 @@ __device__ __forceinline__ void copy_chunks(const ChunkedRow (&r)[kRows], int la
   }
 }
 
+// The interiors of kRows rows of phase 0 on the destination's store grid (chunked_row<.., true>):
+// slot s of the group holds chunk s - skew of each row, so every store instruction covers whole
+// sectors. (A function of its own: the realigning kernels, written through this slot
+// arithmetic, took 73-77 registers instead of 63-64 on sm_90 and sm_100.)
+template <int kRows, int kUnroll, bool kStream>
+__device__ __forceinline__ void copy_chunks_on_grid(const ChunkedRow (&r)[kRows], int lane,
+                                                    int lanes) {
+  int64_t total = 0;  // slot loop bound, the same for every lane of the group
+  for (int k = 0; k < kRows; ++k) {
+    const int64_t slots = r[k].chunks + r[k].skew;
+    total = slots > total ? slots : total;
+  }
+  const int64_t step = static_cast<int64_t>(lanes) * kUnroll;
+  // All loads of a step first, then each row's stores in turn (the rows' stores interleaved per
+  // chunk measured about 6% slower on the H200 at 512K rows of 1-2 KiB).
+  for (int64_t s0 = 0; s0 < total; s0 += step) {
+    uint4 x[kRows][kUnroll];
+    for (int u = 0; u < kUnroll; ++u) {
+      const int64_t slot = s0 + static_cast<int64_t>(u) * lanes + lane;
+      for (int k = 0; k < kRows; ++k) {
+        const int64_t c = slot - r[k].skew;
+        if (c < 0 || c >= r[k].chunks) {
+          x[k][u] = uint4{};
+        } else {
+          x[k][u] = load_unit<kStream>(reinterpret_cast<const uint4*>(r[k].src + r[k].head) + c);
+        }
+      }
+    }
+    for (int k = 0; k < kRows; ++k) {
+      for (int u = 0; u < kUnroll; ++u) {
+        const int64_t c = s0 + static_cast<int64_t>(u) * lanes + lane - r[k].skew;
+        if (c >= 0 && c < r[k].chunks) store_unit<kStream>(r[k].dst_chunk(c), x[k][u]);
+      }
+    }
+  }
+}
+
+// A hint that brings the 32-byte sector holding p into the GPU's L2 (inline PTX; the emulator
+// translates it to nothing).
+__device__ __forceinline__ void prefetch_sector(const void* p) {
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+}
+
 // Bytes [begin, end) of kRows rows (the same range of each), the lanes of one group. kRealign:
 // the kernel's rows may have any phase (realigned in registers); otherwise every row's phase is 0
 // (the launcher's promise), and the kernel holds no realigning code: its registers would cost the
 // common case occupancy (80 registers a thread instead of 32-48 measured, RESULTS.md).
-template <int kRows, int kUnroll, bool kRealign, bool kStream>
+// kGrid: stores on the destination's grid and the item's partly written edge sectors prefetched
+// (store_kv's two scattered rows of phase 0, where both were measured; the embedding's rows and the
+// realigning kernels keep the plain chunk order, whose registers were measured).
+template <int kRows, int kUnroll, bool kRealign, bool kStream, bool kGrid = false>
 __device__ __forceinline__ void copy_rows_chunked(uint8_t* const (&dst)[kRows],
                                                   const uint8_t* const (&src)[kRows],
                                                   int64_t begin, int64_t end, int lane, int lanes) {
   ChunkedRow r[kRows];
   for (int k = 0; k < kRows; ++k)
-    r[k] = chunked_row<kRealign>(dst[k] + begin, src[k] + begin, end - begin);
+    r[k] = chunked_row<kRealign, kGrid>(dst[k] + begin, src[k] + begin, end - begin, lanes);
+  // The item's first and last destination sectors, when it leaves them partly written: their
+  // other bytes belong to a neighbouring row or segment, which another group writes at another
+  // time, so the L2 has to read the sector before it can merge our bytes. Asking for it now lets
+  // that read overlap the copy (measured on the H200 with 2 rows of 2 KiB 4 bytes off a
+  // boundary: 0.80 -> 0.82 of memcpy; kernels/bench/partial_sector_study.cu).
+  if (kGrid) {
+    for (int k = 0; k < kRows; ++k) {
+      if (lane == 0 && (reinterpret_cast<uintptr_t>(dst[k] + begin) & 31) != 0)
+        prefetch_sector(dst[k] + begin);
+      if (lane == lanes - 1 && (reinterpret_cast<uintptr_t>(dst[k] + end) & 31) != 0)
+        prefetch_sector(dst[k] + end - 1);
+    }
+  }
   // The head and tail (at most 14 uint16) are loaded first, so that their latency overlaps the
   // interior's, and stored last: kEdge of them per lane (uint16 number lane + j * lanes), the rest
   // (groups of fewer than 14 / kEdge lanes: tiny segments) one at a time at the end. Measured on
@@ -344,7 +417,12 @@ __device__ __forceinline__ void copy_rows_chunked(uint8_t* const (&dst)[kRows],
                                      : uint16_t{0};
     }
   }
-  copy_chunks<kRows, kUnroll, kRealign, kStream>(r, lane, lanes, group_mask(lanes));
+  if constexpr (kGrid) {
+    static_assert(!kRealign, "the store grid is for rows of phase 0");
+    copy_chunks_on_grid<kRows, kUnroll, kStream>(r, lane, lanes);
+  } else {
+    copy_chunks<kRows, kUnroll, kRealign, kStream>(r, lane, lanes, group_mask(lanes));
+  }
   for (int k = 0; k < kRows; ++k) {
     const int halves = r[k].edge / 2;
 #pragma unroll
@@ -382,7 +460,7 @@ __device__ __forceinline__ auto copy_two_rows(B* __restrict__ d0, B* __restrict_
       copy_rows_chunked<1, kUnroll, true, kStream>(d, s, begin, end, lane, lanes);
     }
   } else {
-    copy_rows_chunked<2, kUnroll, false, kStream>(dst, src, begin, end, lane, lanes);
+    copy_rows_chunked<2, kUnroll, false, kStream, true>(dst, src, begin, end, lane, lanes);
   }
 }
 
@@ -403,7 +481,7 @@ template <bool kStream, typename B>
 __device__ __forceinline__ auto zero_row(B* __restrict__ dst_unit, int64_t begin, int64_t end,
                                          int lane, int lanes) -> std::enable_if_t<kIsByteUnit<B>> {
   uint8_t* const dst = reinterpret_cast<uint8_t*>(dst_unit);
-  const ChunkedRow r = chunked_row<false>(dst + begin, nullptr, end - begin);
+  const ChunkedRow r = chunked_row<false>(dst + begin, nullptr, end - begin, lanes);
   for (int64_t c = lane; c < r.chunks; c += lanes) store_unit<kStream>(r.dst_chunk(c), uint4{});
   for (int h = lane; h < r.edge / 2; h += lanes)
     store_unit<kStream>(reinterpret_cast<uint16_t*>(r.dst + r.edge_offset(h)), uint16_t{0});
