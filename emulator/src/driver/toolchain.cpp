@@ -303,12 +303,22 @@ int translate_cu(const options& o, const paths& p, variant v, const std::string&
 
 namespace {
 
+// Whether a file's text may hold a synchronisation the region forms replace: a block barrier, a
+// warp barrier, a warp collective (__shfl*_sync, __ballot_sync, __any_sync, ...) or cooperative
+// groups. A file with none (only sync-free kernels, which run as plain calls anyway) skips the
+// translator's parse.
+bool may_synchronise(const std::string& text) {
+  for (const char* word : {"__syncthreads", "__syncwarp", "__shfl", "_sync(", "cooperative_groups"})
+    if (text.find(word) != std::string::npos) return true;
+  return false;
+}
+
 // cuemu-regions (emulator/src/regions): `in` with a region form at the top of every kernel it
 // can prove safe, written to `regions_cu`. Returns false when no kernel has one (or the tool is
 // not there): `in` is compiled as it is.
 bool write_region_forms(const options& o, const paths& p, const std::string& in,
                         const std::string& regions_cu) {
-  if (p.regions_tool.empty() || read_file(in).find("__syncthreads") == std::string::npos) return false;
+  if (p.regions_tool.empty() || !may_synchronise(read_file(in))) return false;
   const std::string report = regions_cu + ".report";
   std::vector<std::string> cmd{p.regions_tool, in, "-o", regions_cu, "--file", in, "--report", report,
                                "--", "-x", "c++", "-std=" + o.std, "-D__CUEMU_REGIONS_PARSE__",

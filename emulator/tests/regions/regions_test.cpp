@@ -78,6 +78,26 @@ TEST(Regions, EachKernelTakesThePathItsShapeAllows) {
         << kernel << " should take: " << path << "\n" << r.out;
 }
 
+// A file whose only synchronisation is warp-level (no block barrier anywhere) is translated too:
+// its shuffle, ballot, tile and __syncwarp kernels run as loops, and print what the coroutines
+// print.
+TEST(Regions, WarpOnlyKernelsTakeLoopsToo) {
+  const std::string src = std::string(PROGRAMS_DIR) + "/warp_only.cu";
+  const cuemu_result v = run_cuemu("cc -v " + src + " -o /dev/null");
+  ASSERT_EQ(v.status, 0) << v.out;
+  for (const char* kernel : {"shuffle_sum", "ballot_count", "tile_sum", "syncwarp_ring"})
+    EXPECT_NE(v.out.find(std::string(": kernel ") + kernel + ": loops over threads"),
+              std::string::npos)
+        << kernel << "\n" << v.out;
+  const std::string want =
+      "shuffle_sum: ok\nballot_count: ok\ntile_sum: ok\nsyncwarp_ring: ok\ncudaSuccess\n";
+  for (const char* exec : {"--exec=loops", "--exec=fibers"}) {
+    const cuemu_result r = run_cuemu(std::string("run ") + exec + " " + src);
+    EXPECT_EQ(r.status, 0) << exec << "\n" << r.out;
+    EXPECT_EQ(r.out, want) << exec;
+  }
+}
+
 TEST(Regions, CallToAFunctionOfAnotherFileKeepsCoroutines) {
   const std::string src = std::string(PROGRAMS_DIR) + "/extern_callee.cu";
   const cuemu_result r = run_cuemu("cc -v -rdc=true -c " + src + " -o /dev/null");
