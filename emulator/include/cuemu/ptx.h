@@ -385,74 +385,45 @@ inline T lop3(T a, T b, T c, unsigned int lut) noexcept {
     if (lut & (1u << i)) r |= ((i & 4) ? a : T(~a)) & ((i & 2) ? b : T(~b)) & ((i & 1) ? c : T(~c));
   return r;
 }
-// The 4-way SIMD video instructions (vadd4, vsub4, vabsdiff4, vmin4, vmax4, vavrg4) on the
-// bytes of a and b, signed or unsigned as their types say. merge 0: a byte result each (the
-// destination's type: saturated with .sat, else its low 8 bits); 1 (.add): the four results
-// summed, plus c (2, 3: the least or greatest of them and c, for the 2-way forms' merges).
+// The SIMD video instructions of kLanes lanes: 4 bytes (vadd4, vsub4, vabsdiff4, vmin4, vmax4,
+// vavrg4) or 2 halfwords (vadd2, ...; the default selectors: a's and b's own halfwords), signed or
+// unsigned as the operands' types say. Without .add: a lane result each, saturated to the
+// destination's type with .sat, else its low bits; with .add (ptxas refuses .sat there): c plus
+// the lanes' results.
 enum class video_op { add, sub, absdiff, min, max, avrg };
-inline unsigned int video4(video_op op, unsigned int a, unsigned int b, unsigned int c,
-                           bool d_signed, bool a_signed, bool b_signed, int merge,
-                           bool sat) noexcept {
-  const auto lane = [](unsigned int v, int i, bool s) {
-    const unsigned int x = (v >> (8 * i)) & 0xffu;
-    return s ? static_cast<int>(static_cast<signed char>(x)) : static_cast<int>(x);
+template <int kLanes>
+inline unsigned int video(video_op op, unsigned int a, unsigned int b, unsigned int c,
+                          bool d_signed, bool a_signed, bool b_signed, bool add, bool sat) noexcept {
+  static_assert(kLanes == 2 || kLanes == 4, "2 or 4 lanes");
+  constexpr int kBits = 32 / kLanes;
+  constexpr unsigned int kMask = (1u << kBits) - 1u;
+  const auto lane = [](unsigned int v, int i, bool is_signed) {
+    const unsigned int x = (v >> (kBits * i)) & kMask;
+    return is_signed && (x >> (kBits - 1)) ? static_cast<int>(x) - (1 << kBits)
+                                           : static_cast<int>(x);
   };
-  int r[4];
-  for (int i = 0; i < 4; ++i) {
-    const int x = lane(a, i, a_signed), y = lane(b, i, b_signed);
-    switch (op) {
-      case video_op::add: r[i] = x + y; break;
-      case video_op::sub: r[i] = x - y; break;
-      case video_op::absdiff: r[i] = x > y ? x - y : y - x; break;
-      case video_op::min: r[i] = x < y ? x : y; break;
-      case video_op::max: r[i] = x > y ? x : y; break;
-      default: r[i] = x + y >= 0 ? (x + y + 1) >> 1 : (x + y) >> 1; break;  // vavrg
-    }
-  }
-  if (merge == 1) return c + static_cast<unsigned int>(r[0] + r[1] + r[2] + r[3]);
-  if (merge == 2 || merge == 3) {
-    int m = static_cast<int>(c);
-    for (int v : r) m = merge == 2 ? (v < m ? v : m) : (v > m ? v : m);
-    return static_cast<unsigned int>(m);
-  }
+  int sum = 0;
   unsigned int d = 0;
-  for (int i = 0; i < 4; ++i) {
-    int v = r[i];
-    if (sat) v = d_signed ? (v < -128 ? -128 : v > 127 ? 127 : v) : (v < 0 ? 0 : v > 255 ? 255 : v);
-    d |= (static_cast<unsigned int>(v) & 0xffu) << (8 * i);
-  }
-  (void)c;
-  return d;
-}
-
-// The 2-way SIMD video instructions (vadd2, vsub2, vabsdiff2, vmin2, vmax2, vavrg2) on the
-// halfwords of a and b (the default selectors: a's and b's own), signed or unsigned as their
-// types say. merge 0: a halfword result each (saturated to the destination's type with .sat,
-// else its low 16 bits); 1 (.add): c plus both results.
-inline unsigned int video2(video_op op, unsigned int a, unsigned int b, unsigned int c,
-                           bool d_signed, bool a_signed, bool b_signed, int merge,
-                           bool sat) noexcept {
-  const auto half = [](unsigned int v, int i, bool s) {
-    const unsigned int x = (v >> (16 * i)) & 0xffffu;
-    return s ? static_cast<int>(static_cast<short>(x)) : static_cast<int>(x);
-  };
-  int r[2];
-  for (int i = 0; i < 2; ++i) {
-    const int x = half(a, i, a_signed), y = half(b, i, b_signed);
+  for (int i = 0; i < kLanes; ++i) {
+    const int x = lane(a, i, a_signed), y = lane(b, i, b_signed);
+    int r;
     switch (op) {
-      case video_op::add: r[i] = x + y; break;
-      case video_op::sub: r[i] = x - y; break;
-      case video_op::absdiff: r[i] = x > y ? x - y : y - x; break;
-      case video_op::min: r[i] = x < y ? x : y; break;
-      case video_op::max: r[i] = x > y ? x : y; break;
-      default: r[i] = x + y >= 0 ? (x + y + 1) >> 1 : (x + y) >> 1; break;  // vavrg
+      case video_op::add: r = x + y; break;
+      case video_op::sub: r = x - y; break;
+      case video_op::absdiff: r = x > y ? x - y : y - x; break;
+      case video_op::min: r = x < y ? x : y; break;
+      case video_op::max: r = x > y ? x : y; break;
+      default: r = x + y >= 0 ? (x + y + 1) >> 1 : (x + y) >> 1; break;  // vavrg
     }
-    if (sat)
-      r[i] = d_signed ? (r[i] < -32768 ? -32768 : r[i] > 32767 ? 32767 : r[i])
-                      : (r[i] < 0 ? 0 : r[i] > 65535 ? 65535 : r[i]);
+    sum += r;
+    if (sat) {
+      const int lo = d_signed ? -(1 << (kBits - 1)) : 0;
+      const int hi = d_signed ? (1 << (kBits - 1)) - 1 : static_cast<int>(kMask);
+      r = r < lo ? lo : r > hi ? hi : r;
+    }
+    d |= (static_cast<unsigned int>(r) & kMask) << (kBits * i);
   }
-  if (merge == 1) return c + static_cast<unsigned int>(r[0] + r[1]);
-  return (static_cast<unsigned int>(r[0]) & 0xffffu) | (static_cast<unsigned int>(r[1]) << 16);
+  return add ? c + static_cast<unsigned int>(sum) : d;
 }
 
 // prmt.b32 with a mode: 0 is the generic form (the selector's nibbles), then f4e, b4e, rc8, ecl,

@@ -231,6 +231,27 @@ long long floor_div(long long a, long long b) {  // b > 0
 // (all 17 000 s8 channel reads of the texture probe). A border colour becomes a 16-bit value
 // first (the float product colour * 65535 or * 32767, halves rounded down), then, for 8-bit
 // channels, the nearest 8-bit value, which then enters like a texel.
+// A border colour channel as a normalised read's 8- or 16-bit texel holds it, in the units the
+// filter sums: the 16-bit value first (the float product colour * 65535 or * 32767, halves
+// rounded down), then, for 8-bit channels, the nearest 8-bit value (s8 as it is, u8 times 257).
+long long border_texel(const image& img, float colour) {
+  const bool is_signed = img.desc.f == cudaChannelFormatKindSigned;
+  const long long full = is_signed ? 32767 : 65535;
+  const float product = colour * static_cast<float>(full);
+  const long long border16 =
+      std::clamp(static_cast<long long>(std::ceil(static_cast<double>(product) - 0.5)), -full, full);
+  if (img.desc.x != 8) return border16;
+  const long long max8 = is_signed ? 127 : 255;
+  const long long v8 = floor_div(2 * border16 * max8 + full, 2 * full);
+  return is_signed ? v8 : v8 * 257;
+}
+
+// What a texel in those units reads as: unsigned / 65535, s8 / 127, s16 / 32767.
+float normalised_value(const image& img, long long v) {
+  if (img.desc.f != cudaChannelFormatKindSigned) return static_cast<float>(v) / 65535.f;
+  return static_cast<float>(v) / (img.desc.x == 8 ? 127.f : 32767.f);
+}
+
 void filter_normalised(const image& img, const float border_colour[4], const texel corner[8],
                        const bool border[8], const int weight[8], int corners, texel& out) {
   const bool is_signed = img.desc.f == cudaChannelFormatKindSigned;
@@ -238,24 +259,13 @@ void filter_normalised(const image& img, const float border_colour[4], const tex
   const bool s8 = is_signed && bits == 8;
   const long long full = is_signed ? 32767 : 65535;
   for (int c = 0; c < img.channels; ++c) {
-    long long border16;
-    {
-      const float product = border_colour[c] * static_cast<float>(full);
-      border16 = static_cast<long long>(std::ceil(static_cast<double>(product) - 0.5));
-      border16 = std::clamp(border16, -full, full);
-    }
+    const long long border_value = border_texel(img, border_colour[c]);
     long long sum = 0;
     for (int k = 0; k < corners; ++k) {
       if (weight[k] == 0) continue;
       long long v;  // the texel: s8 as it is, others as 16-bit values
       if (border[k]) {
-        if (bits == 8) {
-          const long long max8 = is_signed ? 127 : 255;
-          const long long v8 = floor_div(2 * border16 * max8 + full, 2 * full);
-          v = is_signed ? v8 : v8 * 257;
-        } else {
-          v = border16;
-        }
+        v = border_value;
       } else {
         v = is_signed ? static_cast<int>(corner[k].u[c]) : static_cast<long long>(corner[k].u[c]);
         if (bits == 8 && !is_signed) v *= 257;
@@ -366,6 +376,12 @@ void filter_float(const image& img, const texel corner[8], const bool border[8],
   }
 }
 
+// A normalised coordinate in texels: to fixed point first (truncated to 2^-24, which an H200's
+// point samples show: 0.2f x 5 reads texel 0), then scaled by the size (exactly).
+double scaled_normalised(double c, long long size) {
+  return std::floor(c * 16777216.0) / 16777216.0 * static_cast<double>(size);
+}
+
 struct sampler {
   const texture& t;
   bool normalised_read;
@@ -468,9 +484,7 @@ void sample_face(const texture& t, bool normalised_read, texture_shape shape, fl
   double pos[3] = {0, 0, 0};
   for (int a = 0; a < s.axes; ++a) {
     double c = coord[a];
-    // A normalised coordinate goes to fixed point first (truncated to 2^-24, which an H200's
-    // point samples show: 0.2f x 5 reads texel 0), then scales by the size (exactly).
-    if (normalised) c = std::floor(c * 16777216.0) / 16777216.0 * static_cast<double>(size[a]);
+    if (normalised) c = scaled_normalised(c, size[a]);
     pos[a] = c;
   }
   const bool linear = t.view.filterMode == cudaFilterModeLinear;
@@ -546,7 +560,7 @@ void texture_gather(cudaTextureObject_t tex, float x, float y, int comp, texel& 
   long long lo[2], hi[2];
   for (int a = 0; a < 2; ++a) {
     double c = coord[a];
-    if (normalised) c = std::floor(c * 16777216.0) / 16777216.0 * static_cast<double>(size[a]);
+    if (normalised) c = scaled_normalised(c, size[a]);
     // The texel pair of coordinate - 0.5 in fixed point with 8 fractional bits (halves up), so
     // a coordinate a hair below a texel's centre picks that texel as the lower one.
     const double fl = std::floor(std::floor((c - 0.5) * 256.0 + 0.5) / 256.0);
@@ -558,23 +572,11 @@ void texture_gather(cudaTextureObject_t tex, float x, float y, int comp, texel& 
   for (int k = 0; k < 4; ++k) {
     const long long idx[3] = {order[k][0], order[k][1], 0};
     texel v;
+    // A normalised read's border colour as the texel's format holds it (as linear filtering
+    // takes it).
     if (s.fetch(idx, v) && s.normalised_read && img.desc.f != cudaChannelFormatKindFloat &&
-        img.desc.x < 32) {
-      // A normalised read's border colour as the texel's format holds it (as linear filtering
-      // takes it: 16-bit first, then, for 8-bit channels, the nearest 8-bit value).
-      const bool is_signed = img.desc.f == cudaChannelFormatKindSigned;
-      const long long full = is_signed ? 32767 : 65535;
-      const float product = t.view.borderColor[comp] * static_cast<float>(full);
-      long long b16 = static_cast<long long>(std::ceil(static_cast<double>(product) - 0.5));
-      b16 = std::clamp(b16, -full, full);
-      if (img.desc.x == 8) {
-        const long long max8 = is_signed ? 127 : 255;
-        v.f[comp] = static_cast<float>(floor_div(2 * b16 * max8 + full, 2 * full)) /
-                    static_cast<float>(max8);
-      } else {
-        v.f[comp] = static_cast<float>(b16) / static_cast<float>(full);
-      }
-    }
+        img.desc.x < 32)
+      v.f[comp] = normalised_value(img, border_texel(img, t.view.borderColor[comp]));
     out.f[k] = v.f[comp];
     out.u[k] = v.u[comp];
   }

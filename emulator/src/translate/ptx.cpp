@@ -353,17 +353,16 @@ struct translator {
       for (const std::string& m : {"b0", "b1", "b2", "b3", "b10", "b32", "b3210", "h0", "h1"})
         if (q.count(m) && m != "b3210") return "";  // a partial destination mask: not handled
       if (q.count("min") || q.count("max")) return "";  // ptxas: illegal for the 4-way forms
-      const int merge = q.count("add") ? 1 : 0;
+      const bool add = q.count("add") != 0;
       const std::string name = op.substr(1, op.size() - 2);
       const std::string a = v(ops, 1, "unsigned int"), b = v(ops, 2, "unsigned int"),
                         c = v(ops, 3, "unsigned int");
       if (!all({a, b, c})) return "";
       const auto s = [&](std::size_t i) { return parts[i][0] == 's' ? "true" : "false"; };
-      return assign(ops[0], std::string("::cuemu::ptx::") + (video2 ? "video2" : "video4") +
-                                "(::cuemu::ptx::video_op::" +
-                                (name == "absdiff" ? std::string("absdiff") : name) + ", " + a +
-                                ", " + b + ", " + c + ", " + s(1) + ", " + s(2) + ", " + s(3) +
-                                ", " + std::to_string(merge) + ", " +
+      return assign(ops[0], std::string("::cuemu::ptx::video<") + (video2 ? "2" : "4") +
+                                ">(::cuemu::ptx::video_op::" +
+                                name + ", " + a + ", " + b + ", " + c + ", " + s(1) + ", " +
+                                s(2) + ", " + s(3) + ", " + (add ? "true" : "false") + ", " +
                                 (q.count("sat") ? "true" : "false") + ")");
     }
     if (op == "prmt") {
