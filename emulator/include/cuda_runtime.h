@@ -142,7 +142,7 @@ inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* blo
 #ifdef __CUEMU_UNIT_ARCH__
 __attribute__((used, section("cuemu_unit_arch"))) static const int cuemu_unit_arch_record =
     __CUEMU_UNIT_ARCH__;
-// Its floating-point mode (-ftz, -prec-div, -prec-sqrt, --use_fast_math; the driver defines the
+// Its floating-point mode (-ftz, -prec-div, -prec-sqrt, -fmad, --use_fast_math; the driver defines the
 // macro when it is not the default), plus one: device code runs libdevice's build for it
 // (runtime/math_library.cpp).
 #ifndef __CUEMU_FP_MODE__

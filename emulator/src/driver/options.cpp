@@ -163,7 +163,7 @@ void print_usage() {
       "      -G, -o OUT, -l LIB, -L DIR, -c, -dc, -arch=sm_XX (emulated compute capability, default sm_90),\n"
       "      -gencode arch=compute_XX,code=sm_XX (the highest listed is emulated), -x cu|c++,\n"
       "      -Xcompiler FLAGS, -Xlinker FLAGS, -ccbin COMPILER, -MD/-MMD -MF FILE -MT TARGET,\n"
-      "      -fmad=true|false (kernels' a*b+c as one fused multiply-add, as nvcc; default true),\n"
+      "      -fmad=true|false (kernels' a*b+c, and the math library's own pairs, as fused multiply-adds, as nvcc; default true),\n"
       "      -ftz=true|false, -prec-div=true|false, -prec-sqrt=true|false, --use_fast_math (all\n"
       "      three, fast math functions, __USE_FAST_MATH__): device code's float results as nvcc's;\n"
       "      accepted and ignored: -lineinfo,\n"
@@ -464,7 +464,7 @@ options parse_options(int argc, char** argv) {
 
 int fp_mode(const options& o) {
   if (o.fast_math) return 15;
-  return (o.ftz ? 1 : 0) | (o.prec_div ? 0 : 2) | (o.prec_sqrt ? 0 : 4);
+  return (o.ftz ? 1 : 0) | (o.prec_div ? 0 : 2) | (o.prec_sqrt ? 0 : 4) | (o.fmad ? 0 : 16);
 }
 
 }  // namespace cuemu::driver

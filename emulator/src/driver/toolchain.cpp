@@ -231,7 +231,7 @@ int preprocess_cu(const options& o, const paths& p, variant v, const std::string
   // by another tool (the toolkit's host link, driver/host_link.h) emulates it.
   cmd.push_back("-D__CUEMU_UNIT_ARCH__=" + std::to_string(o.arch));
   if (gpu_fp(p)) cmd.push_back("-D__CUEMU_GPU_FP__=1");  // cuemu/launch.h
-  // Device code's floating-point mode (-ftz, -prec-div, -prec-sqrt, --use_fast_math): the unit
+  // Device code's floating-point mode (-ftz, -prec-div, -prec-sqrt, --use_fast_math, -fmad): the unit
   // sets the runtime's (cuda_runtime.h), which picks libdevice's build for it.
   if (fp_mode(o) != 0) cmd.push_back("-D__CUEMU_FP_MODE__=" + std::to_string(fp_mode(o)));
   // The text is compiled with ThreadSanitizer's instrumentation (which the preprocessor is not
@@ -480,7 +480,8 @@ int compile_translated(const options& o, const paths& p, variant v, const std::s
   if (gpu_fp(p)) {
     cmd.push_back("-fplugin=" + p.gpu_fp_plugin);
     // Kernels' own float arithmetic in that mode (flushing, approximate division, square root).
-    if (fp_mode(o) != 0) cmd.push_back("-fplugin-arg-cuemu_gpu_fp-mode=" + std::to_string(fp_mode(o)));
+    // (-fmad, bit 4, reaches kernels' arithmetic as contracts_fp instead.)
+    if ((fp_mode(o) & 15) != 0) cmd.push_back("-fplugin-arg-cuemu_gpu_fp-mode=" + std::to_string(fp_mode(o) & 15));
   }
   for (const auto& f : base_flags(o, v)) cmd.push_back(f);
   for (const auto& f : libdevice_builtin_flags()) cmd.push_back(f);

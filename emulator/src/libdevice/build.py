@@ -3,14 +3,11 @@
 CPU: one x86-64 object defining the __nv_* functions with the GPU's algorithms.
 
   build.py --libdevice libdevice.10.bc --clang CLANG --llvm-dis LLVM_DIS --llvm-link LLVM_LINK
-           --objcopy OBJCOPY --nm NM --out OBJ [--contract]
-
---contract: leave libdevice's plain fmul/fadd/fsub to clang's contraction (-ffp-contract=fast
--mfma), an experiment only.
+           --objcopy OBJCOPY --nm NM --out OBJ
 
 Steps: llvm-dis; rewrite.py twice (x86-64 target, NVVM intrinsics and libdevice's inline PTX as
-calls of shim functions, __nvvm_reflect folded; once as nvcc compiles by default, once as under
--ftz=true); ftz_variant.py (the functions that differ kept twice, __nv_NAME choosing by the
+calls of shim functions, __nvvm_reflect folded, multiply-add pairs fused where nvcc's code
+generator fuses them (contract.py); once per mode of -ftz, -prec-div, -prec-sqrt); ftz_variant.py (the functions that differ kept twice, __nv_NAME choosing by the
 runtime's __cuemu_device_ftz); shim.c and sfu.c (the special function unit: the
 tables of sfu/*.xz unpacked beside it, and the models sfu_fit.c fits to them) to bitcode; llvm-link with shim_asm.ll; clang
 -O2 -fPIC without contraction. The object may then call the C library's math functions (clang
@@ -31,14 +28,14 @@ here = os.path.dirname(os.path.abspath(__file__))
 
 # The floating-point modes device code can be compiled in (variants.py): bit 0 -ftz=true, bit 1
 # -prec-div=false, bit 2 -prec-sqrt=false; 15 is --use_fast_math.
-MODES = [0, 1, 2, 3, 4, 5, 6, 7, 15]
+MODES = [0, 1, 2, 3, 4, 5, 6, 7, 15] + [16 + m for m in range(8)]
 
 
 def rewrite_flags(mode):
     if mode == 15:
         return ["--ftz", "--div=approx", "--approx-sqrt"]
     return ((["--ftz"] if mode & 1 else []) + (["--div=full"] if mode & 2 else []) +
-            (["--approx-sqrt"] if mode & 4 else []))
+            (["--approx-sqrt"] if mode & 4 else []) + (["--no-contract"] if mode & 16 else []))
 
 
 def run(cmd):
@@ -57,7 +54,6 @@ def main():
     ap.add_argument("--objcopy", required=True)
     ap.add_argument("--nm", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--contract", action="store_true")
     a = ap.parse_args()
     if not os.path.isfile(a.libdevice):
         sys.exit(f"libdevice build: no libdevice at {a.libdevice}")
@@ -66,11 +62,10 @@ def main():
     ll, dispatch, shim, linked, raw = (
         os.path.join(work, n) for n in ("libdevice.ll", "dispatch.ll", "shim.bc", "linked.bc", "raw.o"))
     run([a.llvm_dis, a.libdevice, "-o", ll])
-    contract = ["--contract"] if a.contract else []
     builds = []
     for mode in MODES:
         x86, joined = (os.path.join(work, f"mode{mode}{suffix}.ll") for suffix in ("", "_joined"))
-        run([sys.executable, os.path.join(here, "rewrite.py"), ll, x86] + rewrite_flags(mode) + contract)
+        run([sys.executable, os.path.join(here, "rewrite.py"), ll, x86] + rewrite_flags(mode))
         builds.append((mode, x86, joined))
     print(run([sys.executable, os.path.join(here, "variants.py"), dispatch] +
               [f"{m}={x86}={joined}" for m, x86, joined in builds]), end="")
@@ -95,8 +90,7 @@ def main():
         f.write(text)
     run([os.path.join(os.path.dirname(a.llvm_link), os.path.basename(a.llvm_link).replace("llvm-link", "llvm-as")),
          linked + ".ll", "-o", linked])
-    contract = ["-ffp-contract=fast", "-mfma"] if a.contract else ["-ffp-contract=off"]
-    run([a.clang, "-O2", "-fPIC"] + contract + ["-c", linked, "-o", raw])
+    run([a.clang, "-O2", "-fPIC", "-ffp-contract=off", "-c", linked, "-o", raw])
     undefined = [l.split()[-1] for l in run([a.nm, "-u", raw]).splitlines() if l.strip()]
     renames = os.path.join(work, "renames.txt")
     with open(renames, "w") as f:

@@ -42,7 +42,7 @@ add_custom_command(
           --clang ${CUEMU_LIBDEVICE_clang} --llvm-dis ${CUEMU_LIBDEVICE_llvm_dis}
           --llvm-link ${CUEMU_LIBDEVICE_llvm_link} --objcopy ${CMAKE_OBJCOPY} --nm ${CMAKE_NM}
           --out ${CUEMU_LIBDEVICE_OBJECT}
-  DEPENDS ${_src}/build.py ${_src}/rewrite.py ${_src}/variants.py ${_src}/shim.c ${_src}/sfu.c ${_src}/bits.h
+  DEPENDS ${_src}/build.py ${_src}/rewrite.py ${_src}/contract.py ${_src}/variants.py ${_src}/shim.c ${_src}/sfu.c ${_src}/bits.h
           ${_src}/sfu_model.h ${_src}/sfu_fit.c
           ${_src}/shim_asm.ll
           ${_sfu_tables} ${CUEMU_LIBDEVICE}

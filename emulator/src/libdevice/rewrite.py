@@ -13,14 +13,19 @@
   float flush subnormal operands and results (the *_ftz shims), and float comparisons and the
   widening to double flush their operands (@__cuemu_ftz_f).
 
-usage: rewrite.py IN.ll OUT.ll [--ftz] [--div=ieee|full|approx] [--approx-sqrt] [--contract]
+- an fadd with an fmul operand becomes one fma where nvcc's code generator fuses them
+  (contract.py), unless --no-contract (as -fmad=false compiles libdevice).
+
+usage: rewrite.py IN.ll OUT.ll [--ftz] [--div=ieee|full|approx] [--approx-sqrt] [--no-contract]
   --div: float division as IEEE (default), div.full (-prec-div=false) or div.approx
   (--use_fast_math); --approx-sqrt: __CUDA_PREC_SQRT reflects 0 (-prec-sqrt=false).
-  --contract: leave fmul/fadd/fsub alone (for an experiment with the host compiler's
-  contraction); default: they become shim calls, i.e. never contracted.
 """
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from contract import contract as contract_pairs  # noqa: E402
 
 X86_LAYOUT = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 
@@ -71,10 +76,11 @@ def asm_name(body):
 def main():
     src, dst = sys.argv[1], sys.argv[2]
     ftz = "--ftz" in sys.argv
-    contract = "--contract" in sys.argv
     div = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--div=")), "ieee")
     prec_sqrt = 0 if "--approx-sqrt" in sys.argv else 1
     text = open(src).read()
+    if "--no-contract" not in sys.argv:
+        text, _ = contract_pairs(text, ftz)
     text = re.sub(r'^target datalayout = ".*"$', f'target datalayout = "{X86_LAYOUT}"', text, flags=re.M)
     text = re.sub(r'^target triple = ".*"$', 'target triple = "x86_64-pc-linux-gnu"', text, flags=re.M)
     # Reflect strings: find which global holds which name.
@@ -89,7 +95,7 @@ def main():
                   reflect, text, flags=re.M)
     text = re.sub(r"@llvm\.nvvm\.([\w.]+)", lambda m: "@__nvvm_" + m.group(1).replace(".", "_"), text)
 
-    ops = ["fdiv"] if contract else ["fadd", "fsub", "fmul", "fdiv"]
+    ops = ["fadd", "fsub", "fmul", "fdiv"]
     used = set()
 
     def arith(m):

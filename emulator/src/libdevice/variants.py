@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Joins libdevice's builds for the CPU, one per floating-point mode nvcc compiles it in, into one
 set of modules. A mode is a number: bit 0 -ftz=true, bit 1 -prec-div=false, bit 2
--prec-sqrt=false, bit 3 --use_fast_math (all of them, and approximate division). Device code
+-prec-sqrt=false, bit 3 --use_fast_math (all of them, and approximate division), bit 4
+-fmad=false (no multiply-add pair fused). Device code
 calls @__nv_F; the runtime's int __cuemu_device_fp_mode says which build's F runs.
 
 Functions that are the same code in every build (double precision, integer functions) are kept

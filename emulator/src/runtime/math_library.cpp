@@ -20,7 +20,7 @@
 #include <cuemu/libdevice.h>
 
 // libdevice's build that device code runs (src/libdevice/variants.py): bit 0 -ftz=true, bit 1
-// -prec-div=false, bit 2 -prec-sqrt=false; 15 --use_fast_math.
+// -prec-div=false, bit 2 -prec-sqrt=false, bit 4 -fmad=false; 15 --use_fast_math.
 extern "C" int __cuemu_device_fp_mode = 0;
 
 namespace cuemu::detail {
@@ -62,7 +62,7 @@ __attribute__((constructor)) void read_units_fp_mode() {
   int mode = -1;
   bool mixed = false;
   for (const int* r = __start_cuemu_unit_fp_mode; r < __stop_cuemu_unit_fp_mode; ++r) {
-    if (*r < 1 || *r > 16) continue;
+    if (*r < 1 || *r > 32) continue;
     if (mode >= 0 && *r - 1 != mode) mixed = true;
     if (*r - 1 > mode) mode = *r - 1;
   }
@@ -70,7 +70,7 @@ __attribute__((constructor)) void read_units_fp_mode() {
   if (mixed)
     std::fprintf(stderr,
                  "cuemu: the program's .cu files were compiled with different -ftz/-prec-div/"
-                 "-prec-sqrt/--use_fast_math; device code computes as the last of them listed in "
+                 "-prec-sqrt/-fmad/--use_fast_math; device code computes as the last of them listed in "
                  "cuemu's README (mode %d)\n", mode);
   __cuemu_device_fp_mode = mode;
 }
