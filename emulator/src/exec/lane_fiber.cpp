@@ -1,5 +1,6 @@
 // Lane fibers: runners (coroutines on pooled stacks) started on demand, the lanes they run, and
 // the sync-free batches of the kernel's own loop.
+#include <algorithm>
 #include <cstdio>
 
 #include "check/events.h"
@@ -168,37 +169,51 @@ void block_executor::lane_exited(lane& l) {
 }
 
 // A batch: `first` (just picked, unstarted) and the unstarted lanes after it in its warp's
-// schedule order. Returns the epoch, which changes if one of them synchronises.
+// schedule order. In the forward order the warps after it that no lane has started join it:
+// the scheduler would start them next, each as a batch of its own, and their slots follow (one
+// batch per block for a kernel that does not synchronise, its bookkeeping once). Returns the
+// epoch, which changes if one of them synchronises.
 unsigned long long block_executor::begin_batch(lane& first) {
   warp& w = warps_[first.warp];
   batch_.first = w.first + first.pos;
   batch_.end = w.first + w.count;
   w.next_unstarted = w.count;  // all taken by the batch
+  if (slots_in_order_) {
+    for (unsigned k = first.warp + 1; k < nwarps_; ++k) {
+      warp& x = warps_[k];
+      if (x.next_unstarted != 0 || x.ready != 0 || x.first != batch_.end) break;
+      x.next_unstarted = x.count;
+      batch_.end += x.count;
+    }
+  }
   return batch_.epoch;
 }
 
-// Lanes in slots [begin, end) (of one warp) have returned from the kernel.
+// Lanes in slots [begin, end) (of one warp or, in the forward order, of consecutive warps) have
+// returned from the kernel.
 void block_executor::exit_slots(unsigned begin, unsigned end) {
-  if (begin == end) return;
-  const lane& f = *static_cast<const lane*>(slot_lane_[begin]);
-  warp& w = warps_[f.warp];
-  if (begin == w.first && end == w.first + w.count) {
-    // The whole warp, the common case: its lanes keep `unstarted` (see has_exited), so neither
-    // this nor the next block's set-up touches them.
-    w.alive = w.live_pos = 0;
-  } else {
-    w.dirty = true;
-    unsigned ids = 0, pos = 0;
-    for (unsigned s = begin; s < end; ++s) {
-      lane& x = *static_cast<lane*>(slot_lane_[s]);
-      x.state = lane_state::exited;
-      ids |= 1u << x.lane_id;
-      pos |= 1u << x.pos;
+  while (begin < end) {
+    warp& w = warps_[begin / 32];  // warp wi's slots are [32 wi, 32 wi + count) (setup_block)
+    const unsigned stop = std::min(end, w.first + w.count);
+    if (begin == w.first && stop == w.first + w.count) {
+      // The whole warp, the common case: its lanes keep `unstarted` (see has_exited), so neither
+      // this nor the next block's set-up touches them.
+      w.alive = w.live_pos = 0;
+    } else {
+      w.dirty = true;
+      unsigned ids = 0, pos = 0;
+      for (unsigned s = begin; s < stop; ++s) {
+        lane& x = *static_cast<lane*>(slot_lane_[s]);
+        x.state = lane_state::exited;
+        ids |= 1u << x.lane_id;
+        pos |= 1u << x.pos;
+      }
+      w.alive &= ~ids;
+      w.live_pos &= ~pos;
     }
-    w.alive &= ~ids;
-    w.live_pos &= ~pos;
+    live_ -= stop - begin;
+    begin = stop;
   }
-  live_ -= end - begin;
 }
 
 // Every lane of the batch ran to its end without synchronising.
@@ -216,6 +231,14 @@ void block_executor::leave_batch(lane& l) {
   warp& w = warps_[l.warp];
   w.dirty = true;
   exit_slots(batch_.first, w.first + l.pos);
+  // The warps after its own that joined the batch are not started; the scheduler is at its warp,
+  // as if each warp had been a batch of its own.
+  for (unsigned k = l.warp + 1; k < nwarps_ && warps_[k].first < batch_.end; ++k)
+    warps_[k].next_unstarted = 0;
+  if (slots_in_order_) {
+    cur_pos_ = l.warp;
+    cur_warp_ = &w;
+  }
   l.state = lane_state::running;
   l.run = running_;
   running_->on = &l;
