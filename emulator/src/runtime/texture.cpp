@@ -11,6 +11,7 @@
 // two clamp). Channels read as normalised floats: unsigned n-bit v / (2^n - 1), signed
 // max(v / (2^(n-1) - 1), -1); 16-bit float channels read as float.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -59,11 +60,38 @@ struct registry {
   std::unordered_map<cudaTextureObject_t, texture> textures;
   std::unordered_map<cudaSurfaceObject_t, surface> surfaces;
   unsigned long long next = 1;
+  // Bumped (under the mutex) by every creation and destruction: a thread's cached lookup is
+  // good while it is unchanged.
+  std::atomic<unsigned long long> generation{1};
 };
 
 registry& reg() {
   static registry* r = new registry;  // never destroyed
   return *r;
+}
+
+// The object a read names, or null. Each host thread keeps the one it found last, so a kernel's
+// reads take no lock (a lock per read cost simplePitchLinearTexture half its time on two
+// workers). Objects are not destroyed while kernels read them (as on a GPU), and an element of
+// an unordered_map keeps its address while others are added.
+template <class Object>
+struct lookup_cache {
+  unsigned long long generation = 0, handle = 0;
+  const Object* object = nullptr;
+};
+template <class Object>
+const Object* find_object(std::unordered_map<unsigned long long, Object>& objects,
+                          unsigned long long handle) {
+  thread_local lookup_cache<Object> c;
+  registry& r = reg();
+  if (c.handle == handle && c.generation == r.generation.load(std::memory_order_acquire))
+    return c.object;
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const auto it = objects.find(handle);
+  c.object = it == objects.end() ? nullptr : &it->second;
+  c.handle = handle;
+  c.generation = r.generation.load(std::memory_order_relaxed);
+  return c.object;
 }
 
 int channel_count(const cudaChannelFormatDesc& d) {
@@ -422,12 +450,9 @@ void sample_face(const texture& t, bool normalised_read, texture_shape shape, fl
 void texture_read(cudaTextureObject_t tex, texture_shape shape, float x, float y, float z,
                   int layer, texel& out) {
   std::memset(&out, 0, sizeof out);
-  registry& r = reg();
-  std::unique_lock lock(r.mutex);
-  auto it = r.textures.find(tex);
-  if (it == r.textures.end()) return;  // a GPU reads garbage or faults; zeros here
-  const texture& t = it->second;
-  lock.unlock();  // objects are not destroyed while kernels read them (as on a GPU)
+  const texture* found = find_object(reg().textures, tex);
+  if (!found) return;  // a GPU reads garbage or faults; zeros here
+  const texture& t = *found;
   const image& img = t.img;
   const bool normalised_read = t.view.readMode == cudaReadModeNormalizedFloat;
   if (shape == texture_shape::fetch) {  // linear memory, an integer index, no filtering
@@ -544,12 +569,9 @@ void sample_face(const texture& t, bool normalised_read, texture_shape shape, fl
 // read mode. Fitted to an H200's answers (tests/textures/programs/texture_forms.cu).
 void texture_gather(cudaTextureObject_t tex, float x, float y, int comp, texel& out) {
   std::memset(&out, 0, sizeof out);
-  registry& r = reg();
-  std::unique_lock lock(r.mutex);
-  auto it = r.textures.find(tex);
-  if (it == r.textures.end()) return;
-  const texture& t = it->second;
-  lock.unlock();
+  const texture* found = find_object(reg().textures, tex);
+  if (!found) return;
+  const texture& t = *found;
   const image& img = t.img;
   if (comp < 0 || comp > 3) comp = 0;
   sampler s{t, t.view.readMode == cudaReadModeNormalizedFloat, 2};
@@ -584,18 +606,14 @@ void texture_gather(cudaTextureObject_t tex, float x, float y, int comp, texel& 
 
 void* surface_address(cudaSurfaceObject_t surf, int dims, int x, int y, int z, std::size_t bytes,
                       int mode, const char* file, int line) {
-  registry& r = reg();
-  std::unique_lock lock(r.mutex);
-  auto it = r.surfaces.find(surf);
-  if (it == r.surfaces.end()) {
-    lock.unlock();
+  const surface* found = find_object(reg().surfaces, surf);
+  if (!found) {
     fault_current_thread("invalid surface object", file, line,
                          "  the surface object " + std::to_string(surf) +
                              " was not created (or was destroyed)\n",
                          cudaErrorIllegalAddress, false);
   }
-  const image img = it->second.img;
-  lock.unlock();
+  const image& img = found->img;
   const long long row_bytes = static_cast<long long>(img.width * img.elem);
   const long long ny = dims == 1 || dims == -1 ? 1 : static_cast<long long>(img.height);
   const long long nz = dims == 3 ? static_cast<long long>(img.depth)
@@ -636,13 +654,17 @@ unsigned long long register_object(Map& objects, typename Map::mapped_type objec
   std::lock_guard<std::mutex> lock(r.mutex);
   const unsigned long long handle = r.next++;
   objects.emplace(handle, std::move(object));
+  r.generation.fetch_add(1, std::memory_order_release);
   return handle;
 }
 template <class Map>
 cudaError_t destroy_object(Map& objects, unsigned long long handle) {
-  std::lock_guard<std::mutex> lock(reg().mutex);
+  registry& r = reg();
+  std::lock_guard<std::mutex> lock(r.mutex);
   if (handle == 0) return cudaSuccess;
-  return objects.erase(handle) ? cudaSuccess : record_error(cudaErrorInvalidValue);
+  if (!objects.erase(handle)) return record_error(cudaErrorInvalidValue);
+  r.generation.fetch_add(1, std::memory_order_release);
+  return cudaSuccess;
 }
 template <class Map, class Field>
 cudaError_t copy_out(Map& objects, unsigned long long handle,

@@ -45,6 +45,10 @@ static int event_wait_nodes() {
   CHECK(cudaMalloc(&data, N * sizeof(int)));
   CHECK(cudaMalloc(&sum, sizeof(long long)));
   CHECK(cudaMemset(data, 0, N * sizeof(int)));
+  // The memset runs on the legacy stream, which the non-blocking streams below do not wait for:
+  // without this, the first round's fill may race with it (added after the H200 recording; the
+  // output is the same).
+  CHECK(cudaDeviceSynchronize());
   cudaEvent_t ready, other;
   CHECK(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming));
   CHECK(cudaEventCreateWithFlags(&other, cudaEventDisableTiming));
