@@ -533,7 +533,11 @@ void access(std::uintptr_t a, std::size_t n, access_kind k, std::uintptr_t pc) {
 
 void launch_begin(launch_state& launch) {
   launch.check_work = t_work;
-  if (!checking() || !t_work || !t_work->id || !launch.site.file || launch.depth > 0) return;
+  // A graph's kernel node has no launch site of its own (line 0): its work keeps the site of
+  // the cudaGraphLaunch that issued it.
+  if (!checking() || !t_work || !t_work->id || !launch.site.file || launch.site.line == 0 ||
+      launch.depth > 0)
+    return;
   state& s = st();
   std::lock_guard<std::mutex> lock(s.mutex);
   if (auto it = s.live.find(t_work->id); it != s.live.end()) {

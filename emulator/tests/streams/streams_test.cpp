@@ -119,7 +119,11 @@ INSTANTIATE_TEST_SUITE_P(
                        "stream race in memset (issued to stream 4 at @stream_orders.cu:193) at @stream_orders.cu:193",
                        "2000-byte write at ", "unordered with a write by kernel fill (issued to stream 3 at @stream_orders.cu:188)"},
         stream_finding{"stream_orders", 4, "unsynchronised host access in host code at @stream_orders.cu:204",
-                       "4-byte write at ", "unordered with a read by kernel add (issued to stream 3 at @stream_orders.cu:200)"}),
+                       "4-byte write at ", "unordered with a read by kernel add (issued to stream 3 at @stream_orders.cu:200)"},
+        // A graph's kernel node: its work is named by the cudaGraphLaunch that issued it.
+        stream_finding{"stream_orders", 6, "stream race in kernel fill block (0,0,0) thread (0,0,0) at @stream_orders.cu:21",
+                       "work of cudaGraphLaunch (issued to stream 6 at @stream_orders.cu:225)",
+                       "unordered with a write by memset (issued to the legacy default stream at @stream_orders.cu:211)"}),
     [](const ::testing::TestParamInfo<stream_finding>& info) {
       return std::string(info.param.program) + "_bug" + std::to_string(info.param.bug);
     });

@@ -206,6 +206,29 @@ int main() {
   cudaMemcpy(host.data(), c, N * sizeof(int), cudaMemcpyDeviceToHost);
   printf("14 managed: %lld\n", sum(host.data(), N));
 
+#if BUG == 6
+  {  // (BUG=6) a graph's kernel on a non-blocking stream writes what a legacy-stream memset clears
+    cudaMemset(b, 0, N * sizeof(int));
+    cudaGraph_t g;
+    cudaGraphCreate(&g, 0);
+    int n = N, value = 6;
+    void* args[] = {&b, &n, &value};
+    cudaKernelNodeParams kp = {};
+    kp.func = reinterpret_cast<void*>(fill);
+    kp.gridDim = dim3(blocks);
+    kp.blockDim = dim3(128);
+    kp.kernelParams = args;
+    cudaGraphNode_t node;
+    cudaGraphAddKernelNode(&node, g, nullptr, 0, &kp);
+    cudaGraphExec_t exec;
+    cudaGraphInstantiate(&exec, g, 0);
+    cudaGraphLaunch(exec, nb);
+    cudaDeviceSynchronize();
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(g);
+  }
+#endif
+
   cudaEventDestroy(e1);
   cudaEventDestroy(e2);
   cudaEventDestroy(done);
