@@ -5,10 +5,11 @@ CPU: one x86-64 object defining the __nv_* functions with the GPU's algorithms.
   build.py --libdevice libdevice.10.bc --clang CLANG --llvm-dis LLVM_DIS --llvm-link LLVM_LINK
            --objcopy OBJCOPY --nm NM --out OBJ
 
-Steps: llvm-dis; rewrite.py twice (x86-64 target, NVVM intrinsics and libdevice's inline PTX as
+Steps: llvm-dis; rewrite.py once per mode (x86-64 target, NVVM intrinsics and libdevice's inline PTX as
 calls of shim functions, __nvvm_reflect folded, multiply-add pairs fused where nvcc's code
-generator fuses them (contract.py); once per mode of -ftz, -prec-div, -prec-sqrt); ftz_variant.py (the functions that differ kept twice, __nv_NAME choosing by the
-runtime's __cuemu_device_ftz); shim.c and sfu.c (the special function unit: the
+generator fuses them (contract.py); the modes of -ftz, -prec-div, -prec-sqrt, -fmad);
+variants.py (a function that differs between modes kept once per distinct copy, __nv_NAME
+choosing by the runtime's __cuemu_device_fp_mode); shim.c and sfu.c (the special function unit: the
 tables of sfu/*.xz unpacked beside it, and the models sfu_fit.c fits to them) to bitcode; llvm-link with shim_asm.ll; clang
 -O2 -fPIC without contraction. The object may then call the C library's math functions (clang
 lowers llvm.floor, llvm.fma, ... to floorf, fmaf, ... on a CPU without SSE4.1/FMA). The runtime
@@ -27,7 +28,7 @@ import sys
 here = os.path.dirname(os.path.abspath(__file__))
 
 # The floating-point modes device code can be compiled in (variants.py): bit 0 -ftz=true, bit 1
-# -prec-div=false, bit 2 -prec-sqrt=false; 15 is --use_fast_math.
+# -prec-div=false, bit 2 -prec-sqrt=false, bit 4 -fmad=false; 15 is --use_fast_math.
 MODES = [0, 1, 2, 3, 4, 5, 6, 7, 15] + [16 + m for m in range(8)]
 
 

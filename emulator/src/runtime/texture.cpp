@@ -250,15 +250,6 @@ long long floor_div(long long a, long long b) {  // b > 0
   return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
-// Normalised reads of 8- and 16-bit integer channels filter in 16-bit fixed point: each texel
-// becomes a 16-bit unorm (unsigned: v * 65535 / (2^n - 1), for u8 v * 257) or snorm (s16 as it
-// is); the weighted sum is rounded to an integer R (halves up) and read as R / 65535, or
-// max(R, -32767) / 32767. s8 texels are summed as they are, S = sum of weight * v (an s8 value
-// with 8 fractional bits), and S becomes a 16-bit snorm as S + round(S' * 257 / 2048), where S'
-// is S with 4 fractional bits (floor): S * 32767 / 32512 approximated as an H200 computes it
-// (all 17 000 s8 channel reads of the texture probe). A border colour becomes a 16-bit value
-// first (the float product colour * 65535 or * 32767, halves rounded down), then, for 8-bit
-// channels, the nearest 8-bit value, which then enters like a texel.
 // A border colour channel as a normalised read's 8- or 16-bit texel holds it, in the units the
 // filter sums: the 16-bit value first (the float product colour * 65535 or * 32767, halves
 // rounded down), then, for 8-bit channels, the nearest 8-bit value (s8 as it is, u8 times 257).
@@ -280,6 +271,14 @@ float normalised_value(const image& img, long long v) {
   return static_cast<float>(v) / (img.desc.x == 8 ? 127.f : 32767.f);
 }
 
+// Normalised reads of 8- and 16-bit integer channels filter in 16-bit fixed point: each texel
+// becomes a 16-bit unorm (unsigned: v * 65535 / (2^n - 1), for u8 v * 257) or snorm (s16 as it
+// is); the weighted sum is rounded to an integer R (halves up) and read as R / 65535, or
+// max(R, -32767) / 32767. s8 texels are summed as they are, S = sum of weight * v (an s8 value
+// with 8 fractional bits), and S becomes a 16-bit snorm as S + round(S' * 257 / 2048), where S'
+// is S with 4 fractional bits (floor): S * 32767 / 32512 approximated as an H200 computes it
+// (all 17 000 s8 channel reads of the texture probe). A border colour enters like a texel
+// (border_texel).
 void filter_normalised(const image& img, const float border_colour[4], const texel corner[8],
                        const bool border[8], const int weight[8], int corners, texel& out) {
   const bool is_signed = img.desc.f == cudaChannelFormatKindSigned;

@@ -53,12 +53,14 @@ int main() {
     for (int k = 0; k < count; ++k) bad += got[k] != want(k);
     std::printf("%s: %s\n", name, bad ? "WRONG" : "ok");
   };
-  shuffle_sum<<<n / 64, 64>>>(in, out);
-  check("shuffle_sum", n / 32, [&](int w) {
+  // The sum of the `width` inputs of group g.
+  auto group_sum = [&](int g, int width) {
     unsigned s = 0;
-    for (int l = 0; l < 32; ++l) s += h[w * 32 + l];
+    for (int l = 0; l < width; ++l) s += h[g * width + l];
     return s;
-  });
+  };
+  shuffle_sum<<<n / 64, 64>>>(in, out);
+  check("shuffle_sum", n / 32, [&](int w) { return group_sum(w, 32); });
   ballot_count<<<n / 64, 64>>>(in, out);
   check("ballot_count", n / 32, [&](int w) {
     unsigned c = 0;
@@ -66,11 +68,7 @@ int main() {
     return c;
   });
   tile_sum<<<n / 64, 64>>>(in, out);
-  check("tile_sum", n / 16, [&](int t) {
-    unsigned s = 0;
-    for (int l = 0; l < 16; ++l) s += h[t * 16 + l];
-    return s;
-  });
+  check("tile_sum", n / 16, [&](int t) { return group_sum(t, 16); });
   syncwarp_ring<<<n / 64, 64>>>(in, out);
   check("syncwarp_ring", n, [&](int i) {
     const int base = i & ~31;
