@@ -22,11 +22,15 @@ namespace cuemu::detail {
 // plain calls, one after another. A lane that reaches a synchronisation point ends the batch
 // (the executor takes over its bookkeeping and bumps `epoch`): its runner stays with it, the
 // remaining lanes start on another runner, and this loop returns once that lane has finished.
+// The loop stores one thing per lane, its threadIdx (the executor finds the running lane from
+// it): a memory-bound kernel's own stores queue behind every store the loop adds.
 struct lane_batch {
   const uint3* tid = nullptr;   // threadIdx by slot
-  void* const* lane = nullptr;  // the executor's record of each slot's lane
-  void* current = nullptr;      // the record of the CUDA thread running now (any path)
+  void* current = nullptr;      // the record of the CUDA thread running now, off the batch loop
   unsigned first = 0, end = 0;  // the batch: slots [first, end)
+  // Slot s is thread (s, 0, 0): a one-dimensional block in the default order. The loop then
+  // stores threadIdx.x alone.
+  bool linear = false;
   // 64 bits wide: a kernel's stores to 32-bit data cannot alias it, so for a kernel inlined
   // without calls the compiler drops the check below.
   unsigned long long epoch = 0;
@@ -134,12 +138,13 @@ CUEMU_BATCH_LOOP void run_lane_batch(lane_batch& b, const void* params) {
   // synchronisation, which also changes b.epoch.
   auto args = *static_cast<const typename kernel_parameters<decltype(F)>::tuple*>(params);
   const uint3* const tid = b.tid;
-  void* const* const lane = b.lane;
+  const bool linear = b.linear;
   const unsigned end = b.end;
   const unsigned long long epoch = b.epoch;
+  if (linear) threadIdx = uint3{b.first, 0, 0};
   for (unsigned slot = b.first; slot < end; ++slot) {
-    b.current = lane[slot];
-    threadIdx = tid[slot];
+    if (linear) threadIdx.x = slot;
+    else threadIdx = tid[slot];
     // On a CUDA thread: lets the compiler drop the kernel prologue's host path (a call) here.
     if (is_launch_call()) __builtin_unreachable();
     try {

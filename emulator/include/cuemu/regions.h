@@ -36,6 +36,10 @@ struct region_block {
   const unsigned* index_of = nullptr;  // slot -> the thread's linear index in the block
   const unsigned* slot_of = nullptr;   // linear index -> slot
   bool identity = false;               // slot == linear index (the default schedule)
+  // Slot s is thread (s, 0, 0), a one-dimensional block in the default order: a thread's step
+  // stores threadIdx.x alone (the executor zeroes y and z). A memory-bound region's own stores
+  // queue behind every store the loop adds.
+  bool linear = false;
   void* owner = nullptr;  // the block executor
 
   void* alloc(std::size_t bytes, std::size_t align);  // exec/region_block.cpp
@@ -80,7 +84,7 @@ struct region_block {
     const unsigned s = first_live();
     if (s == n) return;
     at = s;
-    threadIdx = tid[s];
+    enter(s);
     f(s);
     at = n;
   }
@@ -160,6 +164,10 @@ struct region_block {
     while (s < n && exited[s]) ++s;
     return first = s;
   }
+  [[gnu::always_inline]] inline void enter(unsigned s) {
+    if (linear) threadIdx.x = s;
+    else threadIdx = tid[s];
+  }
   // Runs f as each thread in the slots below `end` that has not returned.
   template <bool ThreadIdx, bool At, class F>
   [[gnu::always_inline]] inline void run_below(F& f, unsigned end) {
@@ -174,7 +182,7 @@ struct region_block {
   template <bool ThreadIdx, bool At, class F>
   [[gnu::always_inline]] inline void step(F& f, unsigned s) {
     if constexpr (At) at = s;
-    if constexpr (ThreadIdx) threadIdx = tid[s];
+    if constexpr (ThreadIdx) enter(s);
     bool go;
     try {
       go = f(s);

@@ -229,6 +229,9 @@ namespace {
 }  // namespace
 
 void prepare_worker_signals() {
+  // Called for every block: a thread that has been here returns at once.
+  thread_local bool ready = false;
+  if (ready) return;
   static std::once_flag once;
   std::call_once(once, [] {
     struct sigaction sa;
@@ -240,8 +243,6 @@ void prepare_worker_signals() {
     sa.sa_sigaction = on_timeout_probe;
     sigaction(SIGUSR2, &sa, nullptr);
   });
-  thread_local bool ready = false;
-  if (ready) return;
   ready = true;
   // An alternate stack, unless the thread has one (AddressSanitizer installs and later unmaps
   // its own: replacing it would make its thread teardown fail).

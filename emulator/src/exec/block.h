@@ -68,7 +68,7 @@ class block_executor {
   // switch (exec/preempt.cpp, from a signal handler on the lane's stack): let the others run.
   void preempt();
   // For the preemption timer: the lane running now (nullptr between lanes).
-  const void* running_lane() const noexcept { return batch_.current; }
+  const void* running_lane() const noexcept { return cur(); }
   unsigned lane_id() const noexcept;
 
   // The stack of the lane now running (for the stack-overflow report), or nullptr.
@@ -163,8 +163,10 @@ class block_executor {
   // (region_block::at), so that its loops store one number per thread.
   lane* cur() const noexcept {
     if (regions_) [[unlikely]] return static_cast<lane*>(region_lane());
-    return static_cast<lane*>(batch_.current);
+    if (batch_.current || batch_.end == 0) return static_cast<lane*>(batch_.current);
+    return batch_lane();
   }
+  lane* batch_lane() const noexcept;  // in a batch: the lane threadIdx names (exec/lane_fiber.cpp)
   void* region_lane() const noexcept;  // exec/region_block.cpp
   void leave_regions() noexcept;       // also when a fault leaves the block's region form
   bool has_exited(const lane& l) const noexcept {
@@ -234,7 +236,7 @@ class block_executor {
   warp* cur_warp_ = nullptr;   // that warp
   // Slots are block positions w.first + pos, in schedule order: each slot's threadIdx and lane
   // (for pick() and the sync-free path of cuemu/launch.h). batch_.current is the lane running
-  // now, on every path.
+  // now, but in a batch, whose loop stores only threadIdx (cur()).
   lane_batch batch_;
   std::vector<uint3> slot_tid_;
   std::vector<void*> slot_lane_;

@@ -175,6 +175,7 @@ void block_executor::lane_exited(lane& l) {
 // epoch, which changes if one of them synchronises.
 unsigned long long block_executor::begin_batch(lane& first) {
   warp& w = warps_[first.warp];
+  batch_.current = nullptr;  // the lane running is the one threadIdx names (cur())
   batch_.first = w.first + first.pos;
   batch_.end = w.first + w.count;
   w.next_unstarted = w.count;  // all taken by the batch
@@ -187,6 +188,11 @@ unsigned long long block_executor::begin_batch(lane& first) {
     }
   }
   return batch_.epoch;
+}
+
+block_executor::lane* block_executor::batch_lane() const noexcept {
+  const uint3 t = threadIdx;
+  return const_cast<lane*>(&lanes_[t.x + shape_.x * (t.y + shape_.y * t.z)]);
 }
 
 // Lanes in slots [begin, end) (of one warp or, in the forward order, of consecutive warps) have
@@ -243,6 +249,7 @@ void block_executor::leave_batch(lane& l) {
   l.run = running_;
   running_->on = &l;
   w.next_unstarted = l.pos + 1;
+  batch_.current = &l;
   batch_.first = batch_.end = 0;
   ++batch_.epoch;
 }

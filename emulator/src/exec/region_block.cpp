@@ -27,6 +27,8 @@ void block_executor::run_regions() {
   rb.index_of = slot_index_.data();
   rb.slot_of = index_slot_.data();
   rb.identity = slots_in_order_;
+  rb.linear = batch_.linear;
+  if (rb.linear) threadIdx = uint3{0, 0, 0};
   region_arena_.chunk = region_arena_.used = 0;
   for (warp& w : warps_) w.dirty = true;
   batch_.current = nullptr;

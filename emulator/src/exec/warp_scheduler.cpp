@@ -96,7 +96,7 @@ void block_executor::setup_block(const launch_state& launch, std::uint64_t sched
     slots_in_order_ = true;
     for (unsigned s = 0; s < n && slots_in_order_; ++s) slots_in_order_ = slot_index_[s] == s;
     batch_.tid = slot_tid_.data();
-    batch_.lane = slot_lane_.data();
+    batch_.linear = slots_in_order_ && b.y == 1 && b.z == 1;
     shape_ = b;
     laid_out_ = !random;
     nwarps_ = nwarps;

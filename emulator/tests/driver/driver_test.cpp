@@ -121,6 +121,20 @@ TEST(Driver, InvalidMemoryAccessNamesTheLine) {
   EXPECT_TRUE(has(r, "out_of_bounds.cu:5")) << r.out;
 }
 
+// The threads of a kernel that does not synchronise run as plain calls, one after another (the
+// sync-free batch), which keep only threadIdx up to date: the report still names the thread that
+// faulted, in a one- and a two-dimensional block.
+TEST(Driver, InvalidMemoryAccessInASyncFreeKernelNamesItsThread) {
+  result r = cuemu("run " + program("fault_in_batch.cu") + " -- 1d");
+  EXPECT_NE(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r, "cuemu: invalid memory access in kernel touch1d block (3,0,0) thread (200,0,0) at ")) << r.out;
+  EXPECT_TRUE(has(r, "fault_in_batch.cu:11")) << r.out;
+  r = cuemu("run " + program("fault_in_batch.cu") + " -- 2d");
+  EXPECT_NE(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r, "cuemu: invalid memory access in kernel touch2d block (1,0,0) thread (5,4,0) at ")) << r.out;
+  EXPECT_TRUE(has(r, "fault_in_batch.cu:17")) << r.out;
+}
+
 TEST(Driver, RunawayLoopEndsAtTheTimeout) {
   const result r = cuemu("run --timeout=1 " + program("runaway.cu"));
   EXPECT_NE(r.status, 0) << r.out;

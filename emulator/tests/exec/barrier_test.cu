@@ -128,10 +128,30 @@ __global__ void mixed_blocks(int* out) {
   out[i] = c * 1000 + __popc(m);
 }
 
-TEST(Barrier, SyncFreeAndSyncingBlocksOnOneExecutor) {
+// The same in blocks of 16x6: the batch loop stores the whole threadIdx, and the lane that
+// synchronises is found from it.
+__global__ void mixed_blocks_2d(int* out) {
+  const unsigned t = threadIdx.y * blockDim.x + threadIdx.x, b = blockIdx.x;
+  const unsigned i = b * blockDim.x * blockDim.y + t;
+  if (b % 2 == 0) {
+    out[i] = static_cast<int>(i * 3);
+    return;
+  }
+  if (t % 3 == 0) {
+    out[i] = -1;
+    return;
+  }
+  const int c = __syncthreads_count(t % 2);
+  const unsigned m = __activemask();
+  __syncwarp(m);
+  out[i] = c * 1000 + __popc(m);
+}
+
+void check_mixed_blocks(bool two_d) {
   const unsigned blocks = 40, threads = 96;
   device_buffer<int> out(blocks * threads);
-  mixed_blocks<<<blocks, threads>>>(out.ptr);
+  if (two_d) mixed_blocks_2d<<<blocks, dim3(16, 6)>>>(out.ptr);
+  else mixed_blocks<<<blocks, threads>>>(out.ptr);
   ASSERT_EQ(cudaGetLastError(), cudaSuccess);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   auto h = out.to_host();
@@ -152,3 +172,6 @@ TEST(Barrier, SyncFreeAndSyncingBlocksOnOneExecutor) {
       ASSERT_EQ(h[i], want) << "block " << b << " thread " << t;
     }
 }
+
+TEST(Barrier, SyncFreeAndSyncingBlocksOnOneExecutor) { check_mixed_blocks(false); }
+TEST(Barrier, SyncFreeAndSyncingTwoDimensionalBlocksOnOneExecutor) { check_mixed_blocks(true); }
