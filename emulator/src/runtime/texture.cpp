@@ -199,6 +199,7 @@ void load_channel(const image& img, const char* texel, int c, bool normalised, f
 
 // A texel index along one axis after the address mode; -1: outside (border).
 long long address(long long i, long long n, cudaTextureAddressMode mode, bool normalised) {
+  if (i >= 0 && i < n) return i;  // inside: every mode keeps it
   if (!normalised && (mode == cudaAddressModeWrap || mode == cudaAddressModeMirror))
     mode = cudaAddressModeClamp;
   switch (mode) {
@@ -322,7 +323,12 @@ float round_away(long long value, int e, int digits, int min_exp) {
     m = shift >= 64 ? 0 : (m + (1ull << (shift - 1))) >> shift;
     e = lsb;
   }
-  const float r = std::ldexp(static_cast<float>(m), e);
+  // m * 2^e, exact in a double (m below 2^25, e within a double's exponents), then to float:
+  // exact, or infinity past the largest float, as ldexpf gives.
+  double scale;
+  const std::uint64_t bits = static_cast<std::uint64_t>(std::clamp(e, -1022, 1023) + 1023) << 52;
+  std::memcpy(&scale, &bits, 8);
+  const float r = static_cast<float>(static_cast<double>(m) * scale);
   return negative ? -r : r;
 }
 
@@ -338,22 +344,47 @@ struct plane_sum {
   int grid = INT32_MIN;
 };
 
+// A finite float as m * 2^e, m a signed integer of at most 24 bits (exactly).
+struct float_parts {
+  long long m;
+  int e;
+};
+float_parts parts_of(float f) {
+  std::uint32_t b;
+  std::memcpy(&b, &f, 4);
+  const int biased = static_cast<int>((b >> 23) & 0xff);
+  long long m = b & 0x7fffff;
+  if (biased != 0) m |= 0x800000;
+  return {b >> 31 ? -m : m, (biased != 0 ? biased : 1) - 150};
+}
+// frexp's exponent of a non-zero finite float: |f| in [2^(e-1), 2^e).
+int frexp_exponent(const float_parts& p) {
+  const unsigned long long a = static_cast<unsigned long long>(p.m < 0 ? -p.m : p.m);
+  return p.e + 64 - __builtin_clzll(a);
+}
+
 plane_sum sum_plane(const float* value, const int* weight, int corners, int digits) {
   constexpr int guard = 4;
   plane_sum p;
+  float_parts part[8];
   int emax = INT32_MIN;
   for (int k = 0; k < corners; ++k) {
-    if (weight[k] == 0 || value[k] == 0.f) continue;
-    int e;
-    std::frexp(value[k], &e);
-    emax = std::max(emax, e);
+    part[k] = parts_of(value[k]);
+    if (weight[k] == 0 || part[k].m == 0) continue;
+    emax = std::max(emax, frexp_exponent(part[k]));
   }
   if (emax == INT32_MIN) return p;  // all zero
   p.grid = emax - digits - guard;   // exponent of the fixed point's last bit
   for (int k = 0; k < corners; ++k) {
-    if (weight[k] == 0) continue;
-    const double scaled = std::ldexp(static_cast<double>(value[k]), -p.grid);
-    p.sum += weight[k] * static_cast<long long>(std::trunc(scaled));
+    if (weight[k] == 0 || part[k].m == 0) continue;
+    // value * 2^-grid truncated toward zero: below 2^(digits + guard) in magnitude.
+    const long long m = part[k].m;
+    const int shift = part[k].e - p.grid;
+    long long scaled;
+    if (shift >= 0) scaled = m * (1ll << shift);
+    else if (shift <= -63) scaled = 0;
+    else scaled = m < 0 ? -((-m) >> -shift) : m >> -shift;
+    p.sum += weight[k] * scaled;
   }
   return p;
 }
@@ -366,7 +397,7 @@ void filter_float(const image& img, const texel corner[8], const bool border[8],
                   const int weight[8], int corners, texel& out) {
   const bool half = img.desc.x == 16;
   const int digits = half ? 11 : 24;
-  for (int c = 0; c < 4; ++c) {
+  for (int c = 0; c < img.channels; ++c) {  // the others read 0 (sample_face)
     float value[8];
     bool finite = true;
     for (int k = 0; k < corners; ++k) {
