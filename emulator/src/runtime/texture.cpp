@@ -434,10 +434,21 @@ void filter_float(const image& img, const texel corner[8], const bool border[8],
   }
 }
 
+// std::floor without a library call (the runtime is built for every x86-64, without SSE4.1's
+// roundsd): exact below 2^52, std::floor beyond and for NaN. (-0 gives +0: every caller turns the
+// result into an index or a fraction.)
+inline double floor_of(double x) {
+  if (std::fabs(x) < 4503599627370496.0) {
+    const double t = static_cast<double>(static_cast<long long>(x));
+    return t > x ? t - 1.0 : t;
+  }
+  return std::floor(x);
+}
+
 // A normalised coordinate in texels: to fixed point first (truncated to 2^-24, which an H200's
 // point samples show: 0.2f x 5 reads texel 0), then scaled by the size (exactly).
 double scaled_normalised(double c, long long size) {
-  return std::floor(c * 16777216.0) / 16777216.0 * static_cast<double>(size);
+  return floor_of(c * 16777216.0) / 16777216.0 * static_cast<double>(size);
 }
 
 struct sampler {
@@ -546,7 +557,7 @@ void sample_face(const texture& t, bool normalised_read, texture_shape shape, fl
   if (!linear) {
     long long idx[3];
     for (int a = 0; a < s.axes; ++a)
-      idx[a] = address(static_cast<long long>(std::floor(static_cast<float>(pos[a]))), size[a],
+      idx[a] = address(static_cast<long long>(floor_of(static_cast<float>(pos[a]))), size[a],
                        t.view.addressMode[a], normalised);
     s.fetch(idx, out);
     return;
@@ -568,8 +579,8 @@ void sample_face(const texture& t, bool normalised_read, texture_shape shape, fl
     const cudaTextureAddressMode mode = t.view.addressMode[a];
     if (mode == cudaAddressModeClamp || (!normalised && mode != cudaAddressModeBorder))
       b = std::clamp(b, 0.0, static_cast<double>(size[a] - 1));
-    const double fl = std::floor(b);
-    frac[a] = static_cast<int>(std::floor((b - fl) * 256.0 + 0.5));
+    const double fl = floor_of(b);
+    frac[a] = static_cast<int>(floor_of((b - fl) * 256.0 + 0.5));
     lo[a] = address(static_cast<long long>(fl), size[a], t.view.addressMode[a], normalised);
     hi[a] = address(static_cast<long long>(fl) + 1, size[a], t.view.addressMode[a], normalised);
   }
