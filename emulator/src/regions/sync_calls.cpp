@@ -385,8 +385,6 @@ const sync_summary& sync_calls::of(const clang::FunctionDecl* fn) {
 bool sync_calls::known_elsewhere(const clang::FunctionDecl* fn) {
   if (fn->getBuiltinID() != 0 || fn->isDefaulted() || fn->isTrivial()) return true;
   clang::SourceManager& sm = ctx_.getSourceManager();
-  const clang::SourceLocation at = sm.getSpellingLoc(fn->getLocation());
-  if (at.isInvalid() || sm.isInSystemHeader(at)) return true;
   if (!emulator_dir_found_) {
     emulator_dir_found_ = true;
     clang::TranslationUnitDecl* tu = ctx_.getTranslationUnitDecl();
@@ -396,8 +394,16 @@ bool sync_calls::known_elsewhere(const clang::FunctionDecl* fn) {
       if (!emulator_dir_.empty()) break;
     }
   }
-  const llvm::StringRef file = sm.getFilename(at);
-  return !emulator_dir_.empty() && file.startswith(emulator_dir_ + "/");
+  // Where the name was written and, for a name a macro pastes together (cuemu/libdevice.h
+  // declares its __nv_* functions so), where the macro was used: the spelling of a pasted name is
+  // in clang's scratch space.
+  const clang::SourceLocation loc = fn->getLocation();
+  for (const clang::SourceLocation at : {sm.getSpellingLoc(loc), sm.getExpansionLoc(loc)}) {
+    if (at.isInvalid() || sm.isInSystemHeader(at)) return true;
+    const llvm::StringRef file = sm.getFilename(at);
+    if (!emulator_dir_.empty() && file.startswith(emulator_dir_ + "/")) return true;
+  }
+  return false;
 }
 
 sync_summary sync_calls::of_stmt(const clang::Stmt* st, unsigned loop_depth) {

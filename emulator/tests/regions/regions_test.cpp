@@ -72,6 +72,7 @@ TEST(Regions, EachKernelTakesThePathItsShapeAllows) {
       // Its loop's `if (t < stride)` and `if (t < lim)`; not `if (t == 0)`.
       {"guarded_steps", "loops over threads (2 of its regions run only the threads below a bound)"},
       {"guarded_template", "loops over threads (1 of its regions run only the threads below a bound)"},
+      {"fast_math", "loops over threads"},
   };
   for (const auto& [kernel, path] : want)
     EXPECT_NE(r.out.find(": kernel " + kernel + ": " + path), std::string::npos)
