@@ -182,7 +182,11 @@ gimple* single_use_mult(tree t, basic_block bb) {
 // block; a parameter or a value from another block is oldest), the left one on a tie. g++ fuses
 // the product computed first. Where they differ, this pass (before g++'s own contraction, in
 // contracted functions) writes nvcc's fused multiply-add itself and leaves the other product to
-// g++, which then has nothing to fuse it with.
+// g++, which then has nothing to fuse it with. It runs after g++'s scalar replacement of
+// aggregates (a struct copied from memory is then its fields' loads, in field order) and before
+// partial redundancy elimination and the loop optimisations: those carry a loaded value from one
+// iteration into the next, where it would look older than it is in nvcc's code (a rolled loop's
+// p * c[j + 1] + q * c[j] fused the other product: tests/math/contraction/rolled_loop.cu).
 const pass_data kFmaPassData = {GIMPLE_PASS, "cuemu_gpu_fma", OPTGROUP_NONE, TV_NONE, PROP_ssa | PROP_cfg, 0, 0, 0,
                                 TODO_update_ssa};
 
@@ -441,7 +445,7 @@ int plugin_init(plugin_name_args* info, plugin_gcc_version* version) {
   register_callback(info->base_name, PLUGIN_ATTRIBUTES, register_attributes, nullptr);
   static register_pass_info pass = {new gpu_fp_pass(g), "optimized", 1, PASS_POS_INSERT_AFTER};
   register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &pass);
-  static register_pass_info fma = {new fma_choice_pass(g), "widening_mul", 1, PASS_POS_INSERT_BEFORE};
+  static register_pass_info fma = {new fma_choice_pass(g), "sra", 1, PASS_POS_INSERT_AFTER};
   register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &fma);
   return 0;
 }

@@ -62,6 +62,23 @@ TEST(MathContraction, TheProductNvccFusesIsFused) {
   compare("", FUSED_PRODUCT_RECORD, {}, FUSED_PRODUCT_CU, 18);
 }
 
+// The choice in a loop g++ keeps rolled, whose operands come from the previous iteration
+// (contraction/rolled_loop.cu, cuda-samples' binomialOptions): nvcc fuses the left product, as
+// its PTX shows (sm_90, -O2: `mul.f32` of q and c[j], then `fma.rn.f32` of c[j + 1] and p;
+// with the loop unrolled and not). The plugin judges the operands' order before g++'s
+// partial redundancy elimination turns c[j] into a value carried round the loop. On the loop
+// path and on coroutines alike.
+TEST(MathContraction, RolledLoopFusesTheProductNvccFuses) {
+  const std::string want =
+      "rolled_loop_17 first  559 second    0 none    0 ambiguous 1617\n"
+      "rolled_loop_5  first  171 second    0 none    0 ambiguous  469\n";
+  for (const char* exec : {"--exec=loops", "--exec=fibers"}) {
+    const cuemu_result r = run_cuemu(std::string("run -O2 ") + exec + " " + ROLLED_LOOP_CU + " 2>&1");
+    EXPECT_EQ(r.status, 0) << exec << "\n" << r.out;
+    EXPECT_EQ(r.out, want) << exec;
+  }
+}
+
 TEST(MathContraction, FmadFalseRoundsEveryOperation) {
   compare("-fmad=false", CONTRACTION_FMAD_FALSE_RECORD, {});
 }
