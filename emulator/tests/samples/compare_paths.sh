@@ -23,7 +23,7 @@ if [ $# -gt 0 ] && [ -x "$1" ] && [ ! -d "$1" ]; then cuemu=$1; shift; fi
 timeout_s=${CUEMU_SAMPLE_TIMEOUT:-900}
 work=$(mktemp -d /tmp/cuemu-paths.XXXXXX)
 # Lines that report a time, a rate or a count of spins: their figures differ from run to run.
-timing='([0-9.]+ ?(ms|msec|s|sec|us|usec|seconds)\b|GB/s|GFlop|TFLOPS|MB/s|Throughput|[Tt]ime|clocks|iterations|[Bb]andwidth|per second)'
+timing='([0-9.]+ ?(ms|msec|s|sec|us|usec|seconds)\b|GB/s|GFlop|TFLOPS|MB/s|Throughput|[Tt]ime|clocks|iterations|[Bb]andwidth|per second|/sec)'
 mask() { sed -E "\%$timing% s%[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?%#%g" "$1"; }
 status=0
 printf '%-28s %-8s %s\n' SAMPLE RESULT "SECONDS (loops / fibers / random)"
