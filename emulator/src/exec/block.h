@@ -67,7 +67,8 @@ class block_executor {
   // The running lane was interrupted in user code after running a whole time slice without a
   // switch (exec/preempt.cpp, from a signal handler on the lane's stack): let the others run.
   void preempt();
-  // For the preemption timer: the lane running now (nullptr between lanes).
+  // For the preemption timer: the lane running now (nullptr between lanes; in a batch, the one
+  // its threadIdx names).
   const void* running_lane() const noexcept { return cur(); }
   unsigned lane_id() const noexcept;
 

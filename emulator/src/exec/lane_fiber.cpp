@@ -190,8 +190,11 @@ unsigned long long block_executor::begin_batch(lane& first) {
   return batch_.epoch;
 }
 
+// Also asked from signal handlers (the preemption timer, faults), which may come before the batch
+// loop has stored its first lane's threadIdx: an index outside the block is no lane.
 block_executor::lane* block_executor::batch_lane() const noexcept {
   const uint3 t = threadIdx;
+  if (t.x >= shape_.x || t.y >= shape_.y || t.z >= shape_.z) return nullptr;
   return const_cast<lane*>(&lanes_[t.x + shape_.x * (t.y + shape_.y * t.z)]);
 }
 
