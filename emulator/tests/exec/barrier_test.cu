@@ -110,10 +110,11 @@ TEST(Barrier, EveryBlockOfA3DGridRunsOnce) {
 
 // Warps that run as one batch without synchronising (the sync-free fast path), warps whose
 // lanes synchronise from the middle of a batch, and blocks of both kinds one after another on
-// the same executor: every thread's results must be those of the CUDA rules.
+// the same executor: every thread's results must be those of the CUDA rules. In blocks of 16x6
+// the batch loop stores the whole threadIdx, and the lane that synchronises is found from it.
 __global__ void mixed_blocks(int* out) {
-  const unsigned t = threadIdx.x, b = blockIdx.x;
-  const unsigned i = b * blockDim.x + t;
+  const unsigned t = threadIdx.y * blockDim.x + threadIdx.x, b = blockIdx.x;
+  const unsigned i = b * blockDim.x * blockDim.y + t;
   if (b % 2 == 0) {  // sync-free
     out[i] = static_cast<int>(i * 3);
     return;
@@ -128,29 +129,10 @@ __global__ void mixed_blocks(int* out) {
   out[i] = c * 1000 + __popc(m);
 }
 
-// The same in blocks of 16x6: the batch loop stores the whole threadIdx, and the lane that
-// synchronises is found from it.
-__global__ void mixed_blocks_2d(int* out) {
-  const unsigned t = threadIdx.y * blockDim.x + threadIdx.x, b = blockIdx.x;
-  const unsigned i = b * blockDim.x * blockDim.y + t;
-  if (b % 2 == 0) {
-    out[i] = static_cast<int>(i * 3);
-    return;
-  }
-  if (t % 3 == 0) {
-    out[i] = -1;
-    return;
-  }
-  const int c = __syncthreads_count(t % 2);
-  const unsigned m = __activemask();
-  __syncwarp(m);
-  out[i] = c * 1000 + __popc(m);
-}
-
 void check_mixed_blocks(bool two_d) {
   const unsigned blocks = 40, threads = 96;
   device_buffer<int> out(blocks * threads);
-  if (two_d) mixed_blocks_2d<<<blocks, dim3(16, 6)>>>(out.ptr);
+  if (two_d) mixed_blocks<<<blocks, dim3(16, 6)>>>(out.ptr);
   else mixed_blocks<<<blocks, threads>>>(out.ptr);
   ASSERT_EQ(cudaGetLastError(), cudaSuccess);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
