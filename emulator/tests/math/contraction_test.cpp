@@ -65,7 +65,7 @@ TEST(MathContraction, TheProductNvccFusesIsFused) {
 // The choice in a loop g++ keeps rolled, whose operands come from the previous iteration
 // (contraction/rolled_loop.cu, cuda-samples' binomialOptions): nvcc fuses the left product, as
 // its PTX shows (sm_90, -O2: `mul.f32` of q and c[j], then `fma.rn.f32` of c[j + 1] and p;
-// with the loop unrolled and not). The plugin judges the operands' order before g++'s
+// with the loop unrolled and not), and the H200 printed these two lines (2026-12-05). The plugin judges the operands' order before g++'s
 // partial redundancy elimination turns c[j] into a value carried round the loop. On the loop
 // path and on coroutines alike.
 TEST(MathContraction, RolledLoopFusesTheProductNvccFuses) {

@@ -120,7 +120,8 @@ INSTANTIATE_TEST_SUITE_P(
                       fp_mode_case{"-prec-sqrt=false", "prec_sqrt_false.txt.gz", true, 99277},
                       fp_mode_case{"-ftz=true -prec-div=false -prec-sqrt=false", "ftz_prec_div_sqrt_false.txt.gz",
                                    true, 99277},
-                      fp_mode_case{"--use_fast_math", "../h200_use_fast_math.txt.gz", false, 99277}),
+                      fp_mode_case{"--use_fast_math", "../h200_use_fast_math.txt.gz", false, 99277},
+                      fp_mode_case{"-fmad=false", "fmad_false.txt.gz", true, 99318}),
     [](const ::testing::TestParamInfo<fp_mode_case>& info) {
       std::string name;
       for (const char* c = info.param.flags; *c; ++c)
@@ -155,6 +156,10 @@ TEST_P(FloatingPointModes, ResultsAreTheH200sInThatMode) {
       if (!fn.empty() && fn[0] != '#') exact.insert(fn);
   }
   if (std::string(c.flags) == "--use_fast_math") exact.erase("tanhf");
+  // Without contraction, the H200 returns c for 0 * inf + c with c a NaN (4 inputs): its add
+  // keeps the second of two NaN operands there, where its add of two NaN inputs keeps the first
+  // (op_dadd), and the emulator keeps the product's NaN.
+  if (std::string(c.flags) == "-fmad=false") exact.erase("op_dmad");
   int equal = 0, broken = 0;
   for (const auto& [key, line] : want) {
     const auto it = got.find(key);
