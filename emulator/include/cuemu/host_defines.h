@@ -21,6 +21,8 @@
 #define __managed__
 #define __global__ __attribute__((annotate("cuemu_global")))
 #define __shared__ __attribute__((annotate("cuemu_shared")))
+// __noinline__ as a qualifier in the .cu itself (emulator/src/regions/main.cpp renames it).
+#define __cuemu_ni__ __attribute__((noinline))
 #elif defined(__CUEMU_TRANSLATE__)
 // Preprocessing a .cu for translation: leave markers for the rewriter.
 #define __host__ __cuemu_host__
@@ -41,6 +43,9 @@
 #define __forceinline__ inline
 // __noinline__ is left undefined on purpose: the translator turns it into
 // __attribute__((noinline)) except where it already sits inside __attribute__((...)).
+#if !defined(__CUEMU_REGIONS_PARSE__)
+#define __cuemu_ni__ __noinline__  // the region translator's spelling of it (in its parse)
+#endif
 #define __launch_bounds__(...)
 #define __maxnreg__(...)
 #define __cluster_dims__(...)

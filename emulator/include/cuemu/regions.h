@@ -19,6 +19,16 @@
 #include "cuemu/launch.h"
 #include "cuemu/sync_functions.h"
 
+// The code of a statement run as coroutines (region_block::fibers) is a function of its own,
+// called through a pointer, not inlined into the kernel: it takes the kernel's floating-point
+// attributes itself (cuemu/launch.h: contraction into fused multiply-adds, the GPU's NaNs).
+#if defined(__GNUC__) && !defined(__clang__)
+#define CUEMU_FIBER_STATEMENT \
+  __attribute__((optimize("fp-contract=fast", "expensive-optimizations", "no-tree-vectorize"))) CUEMU_KERNEL_NAN
+#else
+#define CUEMU_FIBER_STATEMENT CUEMU_KERNEL_NAN
+#endif
+
 namespace cuemu::detail {
 
 template <class T>
@@ -43,6 +53,7 @@ struct region_block {
   void* owner = nullptr;  // the block executor
 
   void* alloc(std::size_t bytes, std::size_t align);  // exec/region_block.cpp
+  void run_fibers(source_location where, bool last, void* f, bool (*call)(void*, unsigned));  // exec/region_block.cpp
 
   // Runs f(slot) as each thread of the block that has not returned, in schedule order. f returns
   // false where the thread returned from the kernel. ThreadIdx: whether the region reads
@@ -149,6 +160,24 @@ struct region_block {
     mutable std::uint64_t cached = 0;
   };
   warps_view warps() const noexcept { return {index_of, slot_of, n, identity}; }
+  // A block-level statement the translation cannot cut into loops (it reaches a barrier or a
+  // warp collective through a function it calls, or under a condition that may differ between
+  // threads; or it holds what the translation cannot see through: inline assembly, a call of
+  // another file's function): every thread that has not returned runs f(slot) as a coroutine of
+  // its own, as the whole kernel would on the coroutine path, its barriers and collectives the
+  // executor's. Returns when every one has left the statement; f returns false where the thread
+  // returned from the kernel.
+  // A thread that finishes the statement waits at its end for the others: a barrier or warp
+  // collective in the statement that needs it cannot complete (what a GPU would pair with a
+  // barrier after the statement is a deadlock here, reported with the statement's place). Unless
+  // `last`: no synchronisation follows the statement (the translation proved it), and a thread
+  // that finishes it counts as gone from the block's barriers, as one that returned.
+  template <class F>
+  void fibers(const char* file, int line, bool last, F&& f) {
+    run_fibers(source_location{file, line}, last, static_cast<void*>(&f),
+               [](void* p, unsigned s) -> bool { return (*static_cast<std::remove_reference_t<F>*>(p))(s); });
+    at = n;
+  }
   // The condition of a block-level loop or branch, proved the same in every thread.
   template <class F>
   [[gnu::always_inline]] inline bool uniform(F&& f) {

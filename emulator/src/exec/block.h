@@ -35,7 +35,8 @@ namespace cuemu::detail {
 struct region_block;
 
 enum class lane_state : std::uint8_t {
-  unstarted, running, ready, at_barrier, at_collective, yielded, exited
+  unstarted, running, ready, at_barrier, at_collective, yielded, exited,
+  left_statement  // finished a statement a region form runs as coroutines (region_block::fibers)
 };
 
 class block_executor {
@@ -190,6 +191,20 @@ class block_executor {
   bool use_regions() const noexcept;
   void run_regions();
   [[noreturn]] void outside_regions(const char* what, source_location where);
+  // A statement of a region-form kernel run as coroutines (region_block::fibers): the lanes of
+  // the threads that have not returned run it, and the runner of the region form (`join`), which
+  // waits meanwhile, is resumed when the last of them leaves it.
+  struct fiber_statement {
+    void* f = nullptr;
+    bool (*call)(void*, unsigned) = nullptr;
+    runner* join = nullptr;
+    source_location where{nullptr, 0};
+    bool last = false;  // nothing synchronises after it: a lane that finishes it has left the block
+    unsigned left = 0;  // lanes that finished it and wait at its end (lane_state::left_statement)
+  };
+  fiber_statement fiber_;
+  void run_fiber_statement(source_location where, bool last, void* f, bool (*call)(void*, unsigned));
+  void run_fiber_lane(lane& l);
   friend struct region_block;
   void report_livelock();
   runner* target_for(lane* next);

@@ -21,6 +21,10 @@ std::string block_executor::describe_wait(const lane& l) const {
     case lane_state::yielded: return "spins at " + spin_site(l);
     case lane_state::exited: return "has exited";
     case lane_state::unstarted: return "has not started";
+    case lane_state::left_statement:
+      return "waits at the end of the statement at " + site(fiber_.where) +
+             ", which the loop path runs as coroutines (a GPU would let it run on to a later "
+             "barrier; CUEMU_EXEC=fibers runs the kernel as written)";
     default: return "is running";
   }
 }

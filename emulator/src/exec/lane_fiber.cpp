@@ -105,7 +105,9 @@ boost::context::fiber block_executor::runner_main(runner* self, boost::context::
     lane* next;
     for (;;) {
       lane& l = *self->on;
-      if (!hooks::active && l.state == lane_state::unstarted && use_regions()) {
+      if (fiber_.call) [[unlikely]] {
+        run_fiber_lane(l);  // a statement of the region form, as coroutines
+      } else if (!hooks::active && l.state == lane_state::unstarted && use_regions()) {
         run_regions();  // every lane of the block
       } else if (!hooks::active && l.state == lane_state::unstarted) {
         // The kernel's own loop runs this lane and the rest of its warp's unstarted lanes.

@@ -69,7 +69,11 @@ inline void block_executor::transfer(runner* to) {
 }
 
 inline block_executor::runner* block_executor::target_for(lane* next) {
-  if (!next) [[unlikely]] return &sched_;
+  if (!next) [[unlikely]] {
+    // The statement a region form runs as coroutines is done: back to the region form.
+    if (fiber_.join && fiber_.left == live_ && !faulted_) return fiber_.join;
+    return &sched_;
+  }
   if (next->state == lane_state::unstarted) {
     runner* r = take_runner();
     r->on = next;

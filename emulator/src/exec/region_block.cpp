@@ -69,6 +69,82 @@ void block_executor::outside_regions(const char* what, source_location where) {
                      cudaErrorLaunchFailure);
 }
 
+void region_block::run_fibers(source_location where, bool last, void* f, bool (*call)(void*, unsigned)) {
+  static_cast<block_executor*>(owner)->run_fiber_statement(where, last, f, call);
+}
+
+// On the runner of the region form, between two of its regions: every lane starts afresh (a
+// thread that returned earlier leaves at once when it starts, so that the warps and the barrier
+// count what exists), and this runner waits until every lane has finished the statement.
+void block_executor::run_fiber_statement(source_location where, bool last, void* f,
+                                         bool (*call)(void*, unsigned)) {
+  region_block& rb = *region_;
+  if (rb.live == 0) return;
+  runner* const self = running_;
+  lane* const own = self->on;
+  self->on = nullptr;
+  fiber_ = {f, call, self, where, last, 0};
+  regions_ = false;
+  t_regions = region_outer_;
+  for (lane& l : lanes_) l.state = lane_state::unstarted;
+  for (warp& w : warps_) {
+    unsigned gone = 0;
+    for (unsigned k = 0; k < w.count; ++k)
+      if (region_exited_[w.first + k]) gone |= 1u << static_cast<lane*>(slot_lane_[w.first + k])->lane_id;
+    w.alive = w.live_pos = w.existing;
+    w.converged = w.existing & ~gone;  // __activemask(): the lanes that have not returned
+    w.ready = w.coll = w.conv = w.yielded = 0;
+    ++w.gen;
+    w.dirty = true;
+    w.cursor = 31;
+    w.next_unstarted = 0;
+  }
+  cur_pos_ = 0;
+  cur_warp_ = &warps_[warp_order_[0]];
+  live_ = static_cast<unsigned>(lanes_.size());
+  at_barrier_ = barrier_true_ = 0;
+  yielded_ = 0;
+  batch_.first = batch_.end = 0;
+  batch_.current = nullptr;
+  if (lane* first = pick()) switch_to(target_for(first));
+  // Resumed by the lane that left last (target_for).
+  fiber_ = {};
+  self->on = own;
+  running_ = self;
+  batch_.current = nullptr;
+  regions_ = true;
+  t_regions = region_;
+}
+
+// One lane's part of a statement run as coroutines (on its runner, from runner_main).
+void block_executor::run_fiber_lane(lane& l) {
+  const unsigned s = index_slot_[l.index];
+  warps_[l.warp].dirty = true;
+  if (!region_exited_[s]) {
+    l.state = lane_state::running;
+    batch_.current = &l;
+    threadIdx = l.tid;
+    bool go;
+    try {
+      go = fiber_.call(fiber_.f, s);
+    } catch (const thread_exit_signal&) {
+      go = false;
+    }
+    if (!go) {
+      region_exited_[s] = 1;
+      --region_->live;
+    } else if (!fiber_.last) {
+      // It waits at the statement's end, still a thread of the block: a barrier in the statement
+      // does not complete without it (on a GPU it would arrive at a later one).
+      l.state = lane_state::left_statement;
+      batch_.current = nullptr;
+      ++fiber_.left;
+      return;
+    }
+  }
+  lane_exited(l);
+}
+
 void* region_block::alloc(std::size_t bytes, std::size_t align) {
   auto& a = static_cast<block_executor*>(owner)->region_arena_;
   for (;;) {

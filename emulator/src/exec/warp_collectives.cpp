@@ -111,7 +111,8 @@ bool block_executor::resolve_collectives(warp& w) {
   for (unsigned k = 0; k < w.count; ++k) {
     const lane& o = lanes_[w.first + k];
     if (!has_exited(o) && o.state != lane_state::at_collective &&
-        o.state != lane_state::at_barrier && o.state != lane_state::yielded)
+        o.state != lane_state::at_barrier && o.state != lane_state::yielded &&
+        o.state != lane_state::left_statement)
       return false;
   }
   for (unsigned k = 0; k < w.count; ++k) {

@@ -29,6 +29,7 @@
 #include <clang/Lex/Lexer.h>
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <optional>
@@ -40,10 +41,13 @@ namespace {
 
 struct refusal {
   std::string why;
+  // The innermost block-level statement around what was refused: run as coroutines, the rest of
+  // the kernel may still be loops (translate_kernel tries again).
+  const clang::Stmt* fallback = nullptr;
 };
 
 struct item {
-  enum kind_t { region, compound, if_, for_, while_, do_, shuffle, jump } kind = region;
+  enum kind_t { region, compound, if_, for_, while_, do_, shuffle, jump, fibers } kind = region;
   const clang::Stmt* s = nullptr;
   std::vector<const clang::Stmt*> stmts;  // region: its statements
   std::vector<item> body, other;          // compound/loop body; if: then, else
@@ -78,11 +82,15 @@ void comma_operands(const clang::Expr* e, std::vector<const clang::Expr*>& out);
 class translator {
  public:
   translator(clang::ASTContext& ctx, sync_calls& calls, const clang::FunctionDecl* k,
-             const std::string& file)
+             const std::string& file, const std::string& original,
+             const std::map<const clang::Stmt*, std::string>& forced)
       : ctx_(ctx), sm_(ctx.getSourceManager()), calls_(calls), k_(k), file_(file),
-        scratch_(ctx.getSourceManager(), ctx.getLangOpts()) {}
+        original_(original), scratch_(ctx.getSourceManager(), ctx.getLangOpts()), forced_(forced) {}
 
   kernel_result run();
+  // After a refusal: the statement to run as coroutines on the next try (nullptr: none), and why.
+  const clang::Stmt* fallback() const { return fallback_; }
+  const std::string& fallback_why() const { return fallback_why_; }
 
  private:
   unsigned line_of(clang::SourceLocation l) const { return sm_.getExpansionLineNumber(l); }
@@ -94,11 +102,19 @@ class translator {
   static bool escapes(const clang::Stmt* s, bool in_loop = false, bool in_switch = false);
   std::vector<item> sequence(const std::vector<const clang::Stmt*>& stmts);
   item block_level(const clang::Stmt* s);
+  item block_level_parts(const clang::Stmt* s);
   item shuffle_statement(const clang::Stmt* s);
+  item shuffle_parts(const clang::Stmt* s);
+  std::string fiber_reason(const clang::Stmt* s);
+  bool nothing_syncs_after(const clang::Stmt* s);
+  const clang::Stmt* fallback_for(const clang::Stmt* s);
+  item fiber_statement(const clang::Stmt* s, const std::string& why);
   int new_segment(std::vector<const clang::Stmt*> stmts, const clang::Expr* e);
   void declare(const clang::DeclStmt* d, int seg);
   bool invariant(const clang::DeclStmt* d);
   void check_jumps(const clang::Stmt* s);
+  void check_parsed();
+  bool gap_is_empty(const std::string& text) const;
   void collect_uses();
   bool uniform(const clang::Expr* e) const;
   void find_uniform();
@@ -111,7 +127,7 @@ class translator {
   }
   std::string line_directive(const clang::Stmt* s) const;
   std::string bindings(int seg);
-  std::string lambda(int seg, bool condition);
+  std::string lambda(int seg, bool condition, const char* attributes = "");
   bool runs_once(int seg) const;
   std::string each(int seg);
   std::string below_test(int seg);
@@ -124,6 +140,7 @@ class translator {
   sync_calls& calls_;
   const clang::FunctionDecl* k_;
   std::string file_;
+  const std::string& original_;  // the file as written (launch configurations and all)
   clang::Rewriter scratch_;  // the kernel's statements with their edits, read back per segment
 
   std::map<const clang::Stmt*, bool> barrier_;
@@ -147,6 +164,17 @@ class translator {
   bool in_block_loop_ = false;  // building the body of a block-level loop
   bool has_warp_shuffle_ = false;
   std::vector<std::string> offered_;  // per shuffle: its value's text
+  // Block-level statements run as coroutines (region_block::fibers), and why: found by earlier
+  // tries (forced_), and in this one (line, why).
+  std::map<const clang::Stmt*, std::string> forced_;
+  std::vector<std::pair<unsigned, std::string>> fiber_notes_;
+  std::map<const clang::Expr*, const clang::Stmt*> condition_of_;  // a condition's loop or branch
+  // An instantiation of the kernel reaches a barrier, a warp collective or what the translation
+  // cannot see through a call that the template's pattern does not resolve: every statement with
+  // such a call runs as coroutines.
+  bool dependent_sync_ = false;
+  const clang::Stmt* fallback_ = nullptr;
+  std::string fallback_why_;
 };
 
 bool translator::escapes(const clang::Stmt* s, bool in_loop, bool in_switch) {
@@ -242,6 +270,11 @@ std::vector<item> translator::sequence(const std::vector<const clang::Stmt*>& st
         moved_.push_back(d);
         continue;
       }
+      if (const std::string why = fiber_reason(s); !why.empty()) {
+        flush();
+        out.push_back(fiber_statement(s, why));
+        continue;
+      }
       if (has_barrier(s)) {
         flush();
         out.push_back(shuffle_statement(s));
@@ -257,6 +290,16 @@ std::vector<item> translator::sequence(const std::vector<const clang::Stmt*>& st
     }
     // break / continue for the block-level loop around: the loop's own, at block level.
     const bool jump = in_block_loop_ && escapes(s);
+    // What a statement reaches through the functions it calls (or holds and the translation
+    // cannot see into) runs as coroutines; a compound statement, loop or branch that also holds
+    // barriers of its own is cut into its parts instead.
+    if (const std::string why = fiber_reason(s);
+        !why.empty() && (forced_.count(s) || !has_barrier(s) || llvm::isa<clang::Expr>(s))) {
+      if (jump) refuse("a break or continue out of a loop that holds a barrier, in a statement run as coroutines", s);
+      flush();
+      out.push_back(fiber_statement(s, why));
+      continue;
+    }
     if (!has_barrier(s) && !jump) {
       if (llvm::isa<clang::NullStmt>(s)) continue;
       run.push_back(s);
@@ -276,7 +319,98 @@ std::vector<item> translator::sequence(const std::vector<const clang::Stmt*>& st
   return out;
 }
 
+// Why a block-level statement must run as coroutines, or "" where it can be cut into regions.
+std::string translator::fiber_reason(const clang::Stmt* s) {
+  if (auto it = forced_.find(s); it != forced_.end()) return it->second;
+  const sync_summary ss = calls_.of_stmt(s, 0);
+  if (!ss.forbidden.empty()) return ss.forbidden;
+  if (ss.barrier_below) return "a barrier or warp collective inside a function it calls";
+  if (ss.dependent && dependent_sync_)
+    return "a call that depends on template parameters, which reaches a barrier or warp collective";
+  return "";
+}
+
+item translator::fiber_statement(const clang::Stmt* s, const std::string& why) {
+  item it;
+  it.kind = item::fibers;
+  it.s = s;
+  it.stmts = {s};
+  it.seg = new_segment({s}, nullptr);
+  if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(s)) declare(d, it.seg);
+  fiber_notes_.push_back({line_of(s->getBeginLoc()), why});
+  return it;
+}
+
+// The block-level statement to run as coroutines for a refusal at s: s, or where a break or
+// continue in it leaves it, the smallest statement around it that the jump stays in (a loop body
+// is not a statement of its own at block level: its loop). nullptr at the kernel's body.
+// Not a statement that reaches a barrier of the whole block where something after it may
+// synchronise: threads that skip its barrier (under a condition that differs between them) would
+// meet the others at a later barrier on a GPU, which a statement run as coroutines cannot follow;
+// the kernel keeps its coroutines.
+const clang::Stmt* translator::fallback_for(const clang::Stmt* s) {
+  for (;;) {
+    if (s == k_->getBody()) return nullptr;
+    bool body = false;
+    auto parents = ctx_.getParents(*s);
+    const clang::Stmt* p = parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
+    if (llvm::isa<clang::CompoundStmt>(s))
+      body = !p || !llvm::isa<clang::CompoundStmt>(p);
+    if (!body && !escapes(s)) {
+      const sync_summary ss = calls_.of_stmt(s, 0);
+      if ((ss.block_barrier || ss.dependent) && !nothing_syncs_after(s)) return nullptr;
+      return s;
+    }
+    if (!p) return nullptr;
+    s = p;
+  }
+}
+
+// Whether no barrier or warp collective can follow statement s on the way to the kernel's end
+// (no loop around it, nothing after it that synchronises): a thread that finishes s then takes
+// part in no later synchronisation, so the executor may count it as gone from the block's
+// barriers, as it counts a thread that returned.
+bool translator::nothing_syncs_after(const clang::Stmt* s) {
+  const clang::Stmt* cur = s;
+  while (cur != k_->getBody()) {
+    auto parents = ctx_.getParents(*cur);
+    const clang::Stmt* p = parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
+    if (!p) return false;
+    if (llvm::isa<clang::ForStmt>(p) || llvm::isa<clang::WhileStmt>(p) || llvm::isa<clang::DoStmt>(p) ||
+        llvm::isa<clang::CXXForRangeStmt>(p))
+      return false;
+    if (const auto* c = llvm::dyn_cast<clang::CompoundStmt>(p)) {
+      bool after = false;
+      for (const clang::Stmt* x : c->body()) {
+        if (after && (has_barrier(x) || !fiber_reason(x).empty())) return false;
+        if (x == cur) after = true;
+      }
+    }
+    cur = p;
+  }
+  return true;
+}
+
+// A refusal inside a block-level statement: that statement may run as coroutines instead.
 item translator::shuffle_statement(const clang::Stmt* st) {
+  try {
+    return shuffle_parts(st);
+  } catch (refusal& r) {
+    if (!r.fallback) r.fallback = fallback_for(st);
+    throw;
+  }
+}
+
+item translator::block_level(const clang::Stmt* s) {
+  try {
+    return block_level_parts(s);
+  } catch (refusal& r) {
+    if (!r.fallback) r.fallback = fallback_for(s);
+    throw;
+  }
+}
+
+item translator::shuffle_parts(const clang::Stmt* st) {
   struct finder : clang::RecursiveASTVisitor<finder> {
     std::vector<const clang::CallExpr*> shuffles;
     bool barrier = false;
@@ -371,7 +505,7 @@ item translator::shuffle_statement(const clang::Stmt* st) {
   return point(call->getArg(sp.value_arg));
 }
 
-item translator::block_level(const clang::Stmt* s) {
+item translator::block_level_parts(const clang::Stmt* s) {
   if (const auto* a = llvm::dyn_cast<clang::AttributedStmt>(s))
     return block_level(a->getSubStmt());  // #pragma unroll: a hint the region form drops
   item it;
@@ -391,7 +525,9 @@ item translator::block_level(const clang::Stmt* s) {
   auto condition = [&](const clang::Expr* c) {
     if (!c) return -1;
     if (has_barrier(c)) refuse("a barrier inside a condition", c);
+    if (!fiber_reason(c).empty()) refuse(fiber_reason(c), c);
     conditions_.push_back(c);
+    condition_of_[c] = s;
     return new_segment({}, c);
   };
   if (const auto* c = llvm::dyn_cast<clang::CompoundStmt>(s)) {
@@ -409,6 +545,7 @@ item translator::block_level(const clang::Stmt* s) {
     block_loops_.insert(s);
     if (const clang::Stmt* init = f->getInit()) {
       if (has_barrier(init)) refuse("a barrier inside a for loop's initialisation", s);
+      if (!fiber_reason(init).empty()) refuse(fiber_reason(init), s);
       it.init_seg = new_segment({init}, nullptr);
       if (const auto* e = llvm::dyn_cast<clang::Expr>(init)) {
         std::vector<const clang::Expr*> parts;
@@ -423,6 +560,7 @@ item translator::block_level(const clang::Stmt* s) {
     it.cond_seg = condition(f->getCond());
     if (f->getInc()) {
       if (has_barrier(f->getInc())) refuse("a barrier inside a for loop's increment", s);
+      if (!fiber_reason(f->getInc()).empty()) refuse(fiber_reason(f->getInc()), s);
       it.inc_seg = new_segment({}, f->getInc());
       std::vector<const clang::Expr*> parts;
       comma_operands(f->getInc(), parts);
@@ -450,6 +588,81 @@ item translator::block_level(const clang::Stmt* s) {
     refuse("a barrier inside an expression or a statement of this kind", s);
   }
   return it;
+}
+
+// clang leaves out a statement it could not parse (a call of a function whose declaration it
+// refused, say) without a trace in the AST: the region form would skip it without a word. So the
+// text between a compound statement's statements must hold nothing but spaces, comments, ';',
+// preprocessor lines and uses of macros that expand to nothing.
+void translator::check_parsed() {
+  struct compounds : clang::RecursiveASTVisitor<compounds> {
+    std::vector<const clang::CompoundStmt*> found;
+    bool TraverseLambdaExpr(clang::LambdaExpr*) { return true; }
+    bool VisitCompoundStmt(clang::CompoundStmt* c) {
+      found.push_back(c);
+      return true;
+    }
+  } cs;
+  cs.TraverseStmt(const_cast<clang::Stmt*>(k_->getBody()));
+  const clang::LangOptions& lo = ctx_.getLangOpts();
+  for (const clang::CompoundStmt* c : cs.found) {
+    const clang::SourceLocation lb = c->getLBracLoc(), rb = c->getRBracLoc();
+    if (lb.isInvalid() || rb.isInvalid() || lb.isMacroID() || rb.isMacroID()) continue;
+    const clang::FileID fid = sm_.getFileID(lb);
+    if (sm_.getFileID(rb) != fid) continue;
+    const llvm::StringRef buf = sm_.getBufferData(fid);
+    unsigned pos = sm_.getFileOffset(lb) + 1;
+    auto gap = [&](unsigned to) {
+      if (to <= pos || gap_is_empty(buf.substr(pos, to - pos).str())) return;
+      unsigned first = pos;
+      while (first < to && std::isspace(static_cast<unsigned char>(buf[first]))) ++first;
+      refuse("a statement clang could not parse (line " + std::to_string(sm_.getLineNumber(fid, first)) +
+                 "; CUEMU_REGIONS_DIAGNOSTICS=1 shows clang's messages)",
+             nullptr);
+    };
+    for (const clang::Stmt* child : c->body()) {
+      const clang::CharSourceRange r = sm_.getExpansionRange(child->getSourceRange());
+      if (r.isInvalid() || sm_.getFileID(r.getBegin()) != fid || sm_.getFileID(r.getEnd()) != fid) continue;
+      const unsigned b = sm_.getFileOffset(r.getBegin());
+      const unsigned e = sm_.getFileOffset(r.getEnd()) +
+                         (r.isTokenRange() ? clang::Lexer::MeasureTokenLength(r.getEnd(), sm_, lo) : 0);
+      gap(b);
+      pos = std::max(pos, e);
+    }
+    gap(sm_.getFileOffset(rb));
+  }
+}
+
+bool translator::gap_is_empty(const std::string& text) const {
+  clang::Lexer lex(clang::SourceLocation(), ctx_.getLangOpts(), text.data(), text.data(),
+                   text.data() + text.size());
+  clang::Token t;
+  bool more = !lex.LexFromRawLexer(t);
+  auto next = [&] { more = more && !lex.LexFromRawLexer(t); };
+  while (more || t.isNot(clang::tok::eof)) {
+    if (t.is(clang::tok::eof)) break;
+    if (t.is(clang::tok::semi)) {
+      next();
+    } else if (t.is(clang::tok::hash) && t.isAtStartOfLine()) {
+      // A preprocessor line (#pragma unroll): up to the next line's first token.
+      do next(); while (more && t.isNot(clang::tok::eof) && !t.isAtStartOfLine());
+    } else if (t.is(clang::tok::raw_identifier) &&
+               ctx_.Idents.get(t.getRawIdentifier()).hadMacroDefinition()) {
+      next();
+      if (t.is(clang::tok::l_paren)) {  // its arguments
+        int depth = 0;
+        do {
+          if (t.is(clang::tok::l_paren)) ++depth;
+          if (t.is(clang::tok::r_paren)) --depth;
+          next();
+        } while (depth > 0 && t.isNot(clang::tok::eof));
+      }
+    } else {
+      return false;
+    }
+    if (!more) break;
+  }
+  return true;
 }
 
 // break and continue that would leave a region for a block-level loop; return with a value.
@@ -597,10 +810,35 @@ bool translator::uniform(const clang::Expr* e) const {
 // region not nested in anything). Starts from all of them and drops the ones that break it.
 void translator::find_uniform() {
   struct write_finder : clang::RecursiveASTVisitor<write_finder> {
+    clang::ASTContext* ctx = nullptr;
     std::vector<std::pair<const clang::VarDecl*, const clang::Expr*>> writes;  // (var, whole write)
+    std::set<const clang::DeclRefExpr*> targets;  // the operands of the writes above
     void add(const clang::Expr* target, const clang::Expr* whole) {
       if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(target->IgnoreParenImpCasts()))
-        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d->getDecl())) writes.push_back({v, whole});
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d->getDecl())) {
+          writes.push_back({v, whole});
+          targets.insert(d);
+        }
+    }
+    // Any other use that does not only read it (a non-const reference or pointer to it handed to
+    // a function, bound, its member written, ...) may write it: a write no thread proves uniform.
+    bool VisitDeclRefExpr(clang::DeclRefExpr* d) {
+      const auto* v = llvm::dyn_cast<clang::VarDecl>(d->getDecl());
+      if (!v || targets.count(d)) return true;
+      const clang::Stmt* child = d;
+      for (;;) {
+        auto parents = ctx->getParents(*child);
+        const clang::Stmt* p = parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
+        if (p && llvm::isa<clang::ParenExpr>(p)) {
+          child = p;
+          continue;
+        }
+        if (const auto* c = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(p))
+          if (c->getCastKind() == clang::CK_LValueToRValue) return true;
+        break;
+      }
+      writes.push_back({v, d});
+      return true;
     }
     bool VisitBinaryOperator(clang::BinaryOperator* b) {
       if (b->isAssignmentOp()) add(b->getLHS(), b);
@@ -615,6 +853,7 @@ void translator::find_uniform() {
       return true;
     }
   } w;
+  w.ctx = &ctx_;
   w.TraverseStmt(const_cast<clang::Stmt*>(k_->getBody()));
   writes_ = w.writes;
   // The writes every thread makes as one statement at block level.
@@ -658,8 +897,12 @@ void translator::find_uniform() {
 void translator::require_uniform() {
   find_uniform();
   for (const clang::Expr* c : conditions_)
-    if (!uniform(c))
-      refuse("a barrier under a condition that may differ between the threads of the block", c);
+    if (!uniform(c)) {
+      refusal r{"a barrier under a condition that may differ between the threads of the block (line " +
+                    std::to_string(line_of(c->getBeginLoc())) + ")",
+                fallback_for(condition_of_.at(c))};
+      throw r;
+    }
   for (const clang::VarDecl* v : uniform_) {
     if (!slot_of_.count(v)) continue;
     bool once = true;
@@ -725,6 +968,33 @@ std::string translator::line_directive(const clang::Stmt* s) const {
 // the thread's copy.
 void translator::prepare_edits() {
   const clang::LangOptions& lo = ctx_.getLangOpts();
+  // A kernel launched from the kernel (a statement run as coroutines): clang parsed the call with
+  // its launch configuration blanked; the region form gets it back from the file as written.
+  struct calls_in : clang::RecursiveASTVisitor<calls_in> {
+    std::vector<const clang::CallExpr*> found;
+    bool VisitCallExpr(clang::CallExpr* c) {
+      found.push_back(c);
+      return true;
+    }
+  } ci;
+  ci.TraverseStmt(const_cast<clang::Stmt*>(k_->getBody()));
+  const clang::FileID main = sm_.getMainFileID();
+  const llvm::StringRef parsed = sm_.getBufferData(main);
+  for (const clang::CallExpr* c : ci.found) {
+    const clang::SourceLocation end = c->getCallee()->getEndLoc();
+    if (end.isInvalid() || end.isMacroID() || sm_.getFileID(end) != main) continue;
+    const clang::SourceLocation after = clang::Lexer::getLocForEndOfToken(end, 0, sm_, lo);
+    if (after.isInvalid()) continue;
+    const unsigned from = sm_.getFileOffset(after);
+    unsigned to = from;
+    while (to < parsed.size() && to < original_.size() &&
+           std::isspace(static_cast<unsigned char>(parsed[to])))
+      ++to;
+    if (to == from || to > original_.size()) continue;
+    const std::string written = original_.substr(from, to - from);
+    if (written.find("<<<") == std::string::npos) continue;
+    if (scratch_.ReplaceText(after, to - from, written)) refuse("a kernel launch inside a macro", c);
+  }
   // A shuffle's call becomes its result, read from the values every thread offered.
   for (std::size_t i = 0; i < shuffles_.size(); ++i) {
     const shuffle_point& sp = shuffles_[i];
@@ -869,9 +1139,10 @@ std::string translator::bindings(int seg) {
   return out;
 }
 
-std::string translator::lambda(int seg, bool condition) {
+std::string translator::lambda(int seg, bool condition, const char* attributes) {
   const segment& g = segs_[seg];
-  std::string out = "[&](unsigned __cuemu_s) -> bool { (void)__cuemu_s; " + bindings(seg);
+  std::string out = "[&](unsigned __cuemu_s) " + std::string(attributes) + "-> bool { (void)__cuemu_s; " +
+                    bindings(seg);
   if (g.offers >= 0) {
     const std::string x = "__cuemu_x" + std::to_string(g.offers);
     return out + line_directive(g.expr) + x + ".set(__cuemu_s, static_cast<" +
@@ -1106,6 +1377,11 @@ void translator::emit(const std::vector<item>& items, std::string& out, int dept
       case item::jump:
         out += llvm::isa<clang::BreakStmt>(it.s) ? "break;\n" : "continue;\n";
         break;
+      case item::fibers:
+        out += "__cuemu_rb->fibers(" + quote(file_) + ", " + std::to_string(line_of(it.s->getBeginLoc())) + ", " +
+               (nothing_syncs_after(it.s) ? "true" : "false") + ", " +
+               lambda(it.seg, false, "CUEMU_FIBER_STATEMENT ") + ");\n";
+        break;
       case item::compound:
         out += "{\n";
         emit(it.body, out, depth + 1);
@@ -1164,12 +1440,21 @@ kernel_result translator::run() {
     if (!body) refuse("no body", nullptr);
     if (k_->isInvalidDecl()) refuse("clang could not parse it", nullptr);
     if (body->getLBracLoc().isMacroID()) refuse("its body comes from a macro", nullptr);
+    check_parsed();
     const sync_summary& s = calls_.of(k_);
-    if (!s.forbidden.empty())
-      refuse(s.forbidden + (s.forbidden_line ? " (line " + std::to_string(s.forbidden_line) + ")" : ""),
-             nullptr);
-    if (s.barrier_below) refuse("a barrier inside a function it calls", nullptr);
-    if (!s.barrier && !s.shuffle) {
+    const std::string forbidden =
+        s.forbidden + (s.forbidden_line ? " (line " + std::to_string(s.forbidden_line) + ")" : "");
+    // A goto of the kernel's own may cross from one region to another.
+    struct gotos : clang::RecursiveASTVisitor<gotos> {
+      bool any = false;
+      bool TraverseLambdaExpr(clang::LambdaExpr*) { return true; }
+      bool VisitGotoStmt(clang::GotoStmt*) { return !(any = true); }
+      bool VisitIndirectGotoStmt(clang::IndirectGotoStmt*) { return !(any = true); }
+    } g;
+    g.TraverseStmt(const_cast<clang::Stmt*>(k_->getBody()));
+    if (g.any) refuse(forbidden, nullptr);
+    if (!s.barrier && !s.shuffle && !s.barrier_below) {
+      if (!s.forbidden.empty()) refuse(forbidden, nullptr);
       r.why = "no __syncthreads() or warp shuffle: its threads run as plain calls already";
       return r;
     }
@@ -1196,19 +1481,23 @@ kernel_result translator::run() {
           }
         }
         const std::string who = "in " + r.name + "<" + args + ">: ";
-        if (!ss.forbidden.empty()) refuse(who + ss.forbidden, nullptr);
-        if (ss.barrier_below) refuse(who + "a barrier inside a function it calls", nullptr);
         if (ss.polls_in_loop) refuse(who + "a loop that polls memory and may wait for another thread", nullptr);
-        if (ss.dependent) refuse(who + "a call clang did not resolve" + at, nullptr);
-        // A barrier or warp collective that only the instantiation shows (a call on a value of
-        // a dependent type): the translation of the pattern did not see it.
-        if (ss.points > s.points)
-          refuse(who + "a barrier or warp collective that depends on template parameters", nullptr);
+        // What an instantiation reaches through a call the pattern does not resolve (a barrier
+        // or warp collective, or what cannot be seen into; a call on a value of a dependent type
+        // may itself be one): the statements with such calls run as coroutines.
+        if (!ss.forbidden.empty() || ss.barrier_below || ss.dependent || ss.points > s.points)
+          dependent_sync_ = true;
       }
       if (seen == 0) refuse("a call that depends on template parameters, and no instantiation" + at, nullptr);
     }
     std::vector<item> items =
         sequence(std::vector<const clang::Stmt*>(body->body_begin(), body->body_end()));
+    for (const segment& g : segs_) {
+      for (const clang::Stmt* st : g.stmts) check_jumps(st);
+      if (g.expr) check_jumps(g.expr);
+    }
+    collect_uses();
+    require_uniform();
     if (has_warp_shuffle_) {
       // A thread that returned is missing from its warp's later shuffles (a GPU's undefined case).
       struct returns : clang::RecursiveASTVisitor<returns> {
@@ -1219,12 +1508,6 @@ kernel_result translator::run() {
       rv.TraverseStmt(const_cast<clang::Stmt*>(k_->getBody()));
       if (rv.any) refuse("a return in a kernel with warp shuffles", nullptr);
     }
-    for (const segment& g : segs_) {
-      for (const clang::Stmt* st : g.stmts) check_jumps(st);
-      if (g.expr) check_jumps(g.expr);
-    }
-    collect_uses();
-    require_uniform();
     std::vector<std::string> types;
     for (const clang::VarDecl* v : hoisted_) types.push_back(type_of(v));
     std::vector<std::string> ptypes;
@@ -1266,8 +1549,11 @@ kernel_result translator::run() {
     r.code = std::move(code);
     r.regions = true;
     r.bounded = bounded_;
+    r.fibers = fiber_notes_;
   } catch (const refusal& f) {
     r.why = f.why;
+    fallback_ = f.fallback;
+    fallback_why_ = f.why;
   }
   return r;
 }
@@ -1275,9 +1561,18 @@ kernel_result translator::run() {
 }  // namespace
 
 kernel_result translate_kernel(clang::ASTContext& ctx, sync_calls& calls,
-                               const clang::FunctionDecl* kernel, const std::string& file) {
-  translator t(ctx, calls, kernel, file);
-  return t.run();
+                               const clang::FunctionDecl* kernel, const std::string& file,
+                               const std::string& original) {
+  // Each try that is refused inside a block-level statement runs that statement as coroutines
+  // on the next (the smallest statement around what was refused), until the kernel translates or
+  // a refusal has no such statement.
+  std::map<const clang::Stmt*, std::string> forced;
+  for (;;) {
+    translator t(ctx, calls, kernel, file, original, forced);
+    kernel_result r = t.run();
+    if (r.regions || !t.fallback() || forced.count(t.fallback()) || forced.size() >= 64) return r;
+    forced[t.fallback()] = t.fallback_why();
+  }
 }
 
 }  // namespace cuemu::regions

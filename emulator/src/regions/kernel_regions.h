@@ -7,6 +7,8 @@
 #include <clang/Rewrite/Core/Rewriter.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "regions/sync_calls.h"
 
@@ -19,10 +21,14 @@ struct kernel_result {
   std::string why;       // else why not (or "no barrier")
   std::string code;      // the region form, inserted after the body's '{'
   unsigned bounded = 0;  // regions that are one `if (threadIdx.x < L)`, run below the bound
+  // Block-level statements run as coroutines (region_block::fibers): (line, why).
+  std::vector<std::pair<unsigned, std::string>> fibers;
 };
 
-// `file`: the name #line directives give (the user's spelling of the .cu).
+// `file`: the name #line directives give (the user's spelling of the .cu); `original`: its text
+// as written (clang parses it with the launch configurations `<<<...>>>` blanked).
 kernel_result translate_kernel(clang::ASTContext& ctx, sync_calls& calls,
-                               const clang::FunctionDecl* kernel, const std::string& file);
+                               const clang::FunctionDecl* kernel, const std::string& file,
+                               const std::string& original);
 
 }  // namespace cuemu::regions

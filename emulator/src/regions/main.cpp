@@ -18,6 +18,7 @@
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
 
+#include <cctype>
 #include <climits>
 #include <cstdlib>
 #include <algorithm>
@@ -36,14 +37,18 @@ namespace {
 using namespace cuemu::regions;
 
 struct run_state {
-  std::string file;  // for #line
+  std::string file;      // for #line
+  std::string original;  // the file's text, launch configurations and all
   std::vector<kernel_result> kernels;
   std::vector<std::pair<unsigned, std::string>> inserts;  // (offset in the file, region form)
 };
 
+bool ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
 // The file as clang parses it: every launch configuration `<<<...>>>` blanked (spaces, newlines
 // kept), so that `k<<<g, b>>>(args)` reads as the call `k(args)`: host code parses, and a kernel
 // template is instantiated for the types its launches use. Offsets do not move.
+
 std::string without_launch_syntax(std::string t) {
   const std::size_t n = t.size();
   for (std::size_t i = 0; i < n;) {
@@ -57,6 +62,17 @@ std::string without_launch_syntax(std::string t) {
       for (++i; i < n && t[i] != c; ++i)
         if (t[i] == '\\') ++i;
       ++i;
+    } else if (t.compare(i, 12, "__noinline__") == 0 && (i == 0 || !ident(t[i - 1])) &&
+               (i + 12 >= n || !ident(t[i + 12]))) {
+      // CUDA's __noinline__ written as a function's qualifier: the emulator's headers leave it
+      // undefined (as an attribute name, __attribute__((__noinline__)) in system headers, it
+      // must stay itself), and the translator rewrites it; here it becomes a name of the same
+      // length that the parse defines as the attribute. Where it sits inside an attribute (after
+      // '(', ',' or ':') it is left alone.
+      std::size_t b = i;
+      while (b > 0 && std::isspace(static_cast<unsigned char>(t[b - 1]))) --b;
+      if (b == 0 || (t[b - 1] != '(' && t[b - 1] != ',' && t[b - 1] != ':')) t.replace(i, 12, "__cuemu_ni__");
+      i += 12;
     } else if (t.compare(i, 3, "<<<") == 0) {
       int depth = 0;
       std::size_t j = i + 3;
@@ -106,7 +122,7 @@ class consumer : public clang::ASTConsumer {
     sync_calls calls(ctx);
     clang::SourceManager& sm = ctx.getSourceManager();
     for (const clang::FunctionDecl* k : f.found) {
-      kernel_result r = translate_kernel(ctx, calls, k, st_.file);
+      kernel_result r = translate_kernel(ctx, calls, k, st_.file, st_.original);
       if (r.regions) {
         const clang::SourceLocation brace = llvm::cast<clang::CompoundStmt>(k->getBody())->getLBracLoc();
         if (brace.isMacroID() || sm.getFileID(brace) != sm.getMainFileID()) {
@@ -195,6 +211,7 @@ int main(int argc, char** argv) {
   char resolved[PATH_MAX];
   const std::string path = realpath(in.c_str(), resolved) ? resolved : in;
   clang::tooling::ClangTool tool(db, {path});
+  st.original = text;
   const std::string parsed = without_launch_syntax(text);  // mapVirtualFile keeps a reference
   tool.mapVirtualFile(path, parsed);
   // CUEMU_REGIONS_DIAGNOSTICS=1 shows clang's messages (errors outside kernels are expected).
@@ -204,12 +221,14 @@ int main(int argc, char** argv) {
   tool.run(&factory);  // errors outside the kernels are expected (see action)
 
   std::string lines;
-  for (const kernel_result& k : st.kernels)
-    lines += st.file + ":" + std::to_string(k.line) + ": kernel " + k.name + ": " +
-             (k.regions ? std::string("loops over threads") +
-                              (k.bounded ? " (" + std::to_string(k.bounded) + " of its regions run "
-                                           "only the threads below a bound)" : "")
-                        : "coroutines (" + k.why + ")") + "\n";
+  for (const kernel_result& k : st.kernels) {
+    std::string how = k.regions ? "loops over threads" : "coroutines (" + k.why + ")";
+    if (k.bounded)
+      how += " (" + std::to_string(k.bounded) + " of its regions run only the threads below a bound)";
+    for (const auto& [line, why] : k.fibers)
+      how += "; the statement at line " + std::to_string(line) + " as coroutines (" + why + ")";
+    lines += st.file + ":" + std::to_string(k.line) + ": kernel " + k.name + ": " + how + "\n";
+  }
   if (!report.empty()) std::ofstream(report) << lines;
   if (st.inserts.empty()) return 3;
   std::sort(st.inserts.begin(), st.inserts.end(),

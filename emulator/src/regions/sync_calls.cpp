@@ -247,11 +247,16 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
     if (sync_calls::is_barrier_call(e)) {
       out_.barrier = true;
       ++out_.points;
+      const clang::FunctionDecl* fn = e->getDirectCallee();
+      if (!(fn && fn->getIdentifier() && fn->getName() == "__syncwarp") && sync_calls::tile_width(e) == 0)
+        out_.block_barrier = true;
       return true;
     }
-    if (sync_calls::shuffle_op(e)) {
+    if (const char* op = sync_calls::shuffle_op(e)) {
       out_.shuffle = true;
       ++out_.points;
+      if (std::strcmp(op, "count") == 0 || std::strcmp(op, "and_") == 0 || std::strcmp(op, "or_") == 0)
+        out_.block_barrier = true;
       return true;
     }
     if (const clang::FunctionDecl* fn = e->getDirectCallee()) {
@@ -318,6 +323,7 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
   void fold(const clang::FunctionDecl* fn, clang::SourceLocation at) {
     switch (runtime_entry(fn)) {
       case runtime_kind::sync:
+        if (fn->getName() == "block_barrier") out_.block_barrier = true;
         forbid("a warp collective, a barrier with a result, grid sync or a device launch (" +
                    fn->getNameAsString() + ")",
                at);
@@ -331,6 +337,7 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
     }
     const sync_summary& s = calls_.of(fn);
     if (s.barrier || s.shuffle || s.barrier_below) out_.barrier_below = true;
+    if (s.block_barrier) out_.block_barrier = true;
     if (s.polls) {
       out_.polls = true;
       if (depth_ > 0) out_.polls_in_loop = true;

@@ -16,6 +16,9 @@ struct sync_summary {
   bool barrier = false;        // calls __syncthreads() (or a whole warp's __syncwarp()) itself
   bool shuffle = false;        // calls a whole warp's __shfl*_sync() itself
   unsigned points = 0;         // calls of either written in the body (found where resolved)
+  // Reaches a barrier of the whole block (__syncthreads and its variants, a thread block's sync,
+  // grid sync), itself or through a function it calls.
+  bool block_barrier = false;
   bool barrier_below = false;  // a function it calls does either
   bool polls = false;          // reaches a poll (atomics, fences, clock reads, volatile reads)
   bool polls_in_loop = false;  // ... inside a loop: it may spin until another thread writes

@@ -249,13 +249,20 @@ std::size_t rewrite_space(context& cx, std::size_t i, const scope_info& scope, c
   const std::string file = cx.file_of(i);
   const bool own_header =
       !opts.runtime_include_dir.empty() && file.rfind(opts.runtime_include_dir + "/", 0) == 0;
-  // A device-only function gets the GPU's NaN results where it is not inlined into a kernel
-  // (options::gpu_fp); a __host__ __device__ one keeps the CPU's when host code calls it.
-  bool gpu_fp = opts.gpu_fp && !own_header && d.kind == decl_kind::function && d.device && !d.host;
+  // A device-only function gets the GPU's NaN results (options::gpu_fp) and nvcc's contraction
+  // into fused multiply-adds (options::contract_fp) where it is not inlined into a kernel (a
+  // large one called from a statement a region form runs as coroutines, or from a lane's own
+  // call of the kernel); a __host__ __device__ one keeps the CPU's when host code calls it.
+  std::string attributes;
+  if (!own_header && d.kind == decl_kind::function && d.device && !d.host) {
+    if (opts.contract_fp) attributes = kernel_fp_attribute;
+    if (opts.gpu_fp) attributes += std::string(attributes.empty() ? "" : ", ") + "cuemu_gpu_fp";
+  }
+  bool attribute = !attributes.empty();
   for (std::size_t m : d.markers) {
-    if (gpu_fp && cx.is(m, "__cuemu_device__")) {
-      cx.edits.replace(cx.toks[m].offset, cx.toks[m].end(), "__attribute__((cuemu_gpu_fp))");
-      gpu_fp = false;
+    if (attribute && cx.is(m, "__cuemu_device__")) {
+      cx.edits.replace(cx.toks[m].offset, cx.toks[m].end(), "__attribute__((" + attributes + "))");
+      attribute = false;
     } else {
       blank_marker(cx, m);
     }

@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "run_cuemu.h"
 
@@ -49,7 +51,9 @@ TEST(Regions, EachKernelTakesThePathItsShapeAllows) {
       {"loops_and_branches", "loops over threads"},
       {"early_exit", "loops over threads"},
       {"template_scan", "loops over threads"},
-      {"divergent_halves", "coroutines (a barrier under a condition that may differ"},
+      // A statement the loops cannot cut runs as coroutines, the rest of the kernel as loops.
+      {"divergent_halves", "loops over threads; the statement at line 158 as coroutines (a barrier "
+                           "under a condition that may differ"},
       {"warp_reduce", "loops over threads"},
       {"warp_collectives", "loops over threads"},
       {"syncwarp_ring", "loops over threads"},
@@ -59,20 +63,27 @@ TEST(Regions, EachKernelTakesThePathItsShapeAllows) {
       {"cg_block_reduce", "loops over threads"},
       {"cg_tile_reduce", "loops over threads"},
       {"tile_shuffle_template", "loops over threads"},
-      {"tile_shuffle_in_branch", "coroutines (a barrier under a condition that may differ"},
-      {"dependent_tile", "coroutines (in dependent_tile<32U>: a barrier or warp collective that "
-                         "depends on template parameters)"},
+      {"tile_shuffle_in_branch", "loops over threads; the statement at line 308 as coroutines (a "
+                                 "barrier under a condition that may differ"},
+      // Its tile's shuffle resolves per instantiation (a statement as coroutines), and the tile
+      // it declares, of a dependent type, would live across the barrier.
+      {"dependent_tile", "coroutines (an 'auto' variable of a type that depends on template "
+                         "parameters live across a barrier)"},
       {"shuffle_after_return", "coroutines (a return in a kernel with warp shuffles)"},
-      {"barrier_in_callee", "coroutines (a barrier inside a function it calls)"},
+      {"barrier_in_callee", "loops over threads; the statement at line 180 as coroutines (a barrier "
+                            "or warp collective inside a function it calls)"},
       {"spin_then_barrier", "coroutines (a loop that polls memory"},
       {"uniform_break_continue", "loops over threads"},
-      {"break_out_of_barrier_loop", "coroutines (a barrier under a condition that may differ"},
+      // The break leaves its `if`: the loop around it runs as coroutines.
+      {"break_out_of_barrier_loop", "loops over threads; the statement at line 222 as coroutines (a "
+                                    "barrier under a condition that may differ"},
       {"barrier_with_result", "loops over threads"},
       {"thread_index_in_callees", "loops over threads"},
       // Its loop's `if (t < stride)` and `if (t < lim)`; not `if (t == 0)`.
       {"guarded_steps", "loops over threads (2 of its regions run only the threads below a bound)"},
       {"guarded_template", "loops over threads (1 of its regions run only the threads below a bound)"},
       {"fast_math", "loops over threads"},
+      {"written_through_reference", "loops over threads"},
   };
   for (const auto& [kernel, path] : want)
     EXPECT_NE(r.out.find(": kernel " + kernel + ": " + path), std::string::npos)
@@ -99,13 +110,114 @@ TEST(Regions, WarpOnlyKernelsTakeLoopsToo) {
   }
 }
 
-TEST(Regions, CallToAFunctionOfAnotherFileKeepsCoroutines) {
+// What another file's function reaches is not known here: the statement calling it runs as
+// coroutines.
+TEST(Regions, CallToAFunctionOfAnotherFileRunsAsCoroutines) {
   const std::string src = std::string(PROGRAMS_DIR) + "/extern_callee.cu";
   const cuemu_result r = run_cuemu("cc -v -rdc=true -c " + src + " -o /dev/null");
   ASSERT_EQ(r.status, 0) << r.out;
-  EXPECT_NE(r.out.find(": kernel calls_elsewhere: coroutines (elsewhere: defined in another file"),
+  EXPECT_NE(r.out.find(": kernel calls_elsewhere: loops over threads; the statement at line 7 as "
+                       "coroutines (elsewhere: defined in another file"),
             std::string::npos)
       << r.out;
+}
+
+// Block-level statements the loops cannot cut (a barrier or shuffle reached through a call, or
+// under a condition that differs between threads) run as coroutines between loops: which ones,
+// from the translation's rules; the program checks every kernel against a CPU reference, and
+// both paths and every schedule print the same.
+TEST(Regions, StatementsTheLoopsCannotCutRunAsCoroutines) {
+  const std::string src = std::string(PROGRAMS_DIR) + "/fiber_statements.cu";
+  char dir[] = "/tmp/cuemu-regions-fibers-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string exe = std::string(dir) + "/fibers";
+  const cuemu_result built = run_cuemu("cc -v " + src + " -o " + exe);
+  ASSERT_EQ(built.status, 0) << built.out;
+  const char* const callee = "as coroutines (a barrier or warp collective inside a function it calls)";
+  const char* const divergent = "as coroutines (a barrier under a condition that may differ";
+  const std::vector<std::pair<std::string, std::string>> want = {
+      {"callee_sync", std::string("loops over threads; the statement at line 48 ") + callee +
+                          "; the statement at line 49 " + callee},
+      {"last_warp", std::string("loops over threads; the statement at line 67 ") + divergent},
+      // No barrier after it: a thread that finishes it leaves the block's barriers.
+      {"split_barriers", std::string("loops over threads; the statement at line 81 ") + divergent},
+      // Its __syncwarp(__activemask()) names no constant mask: the translation cannot see which
+      // lanes it waits for.
+      {"return_inside", "loops over threads; the statement at line 99 as coroutines (__syncwarp: a "
+                        "warp collective"},
+      {"callee_in_loop", std::string("loops over threads; the statement at line 116 ") + callee},
+      {"contracted_callee", std::string("loops over threads; the statement at line 133 ") + callee},
+  };
+  for (const auto& [kernel, path] : want)
+    EXPECT_NE(built.out.find(": kernel " + kernel + ": " + path), std::string::npos)
+        << kernel << " should take: " << path << "\n" << built.out;
+  auto run = [&](const std::string& env) {
+    cuemu_result r;
+    FILE* p = popen((env + " " + exe + " 2>&1").c_str(), "r");
+    char buf[4096];
+    while (p && std::fgets(buf, sizeof buf, p)) r.out += buf;
+    const int st = p ? pclose(p) : -1;
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return r;
+  };
+  const cuemu_result loops = run("CUEMU_EXEC=loops");
+  EXPECT_EQ(loops.status, 0) << loops.out;
+  EXPECT_NE(loops.out.find("all ok"), std::string::npos) << loops.out;
+  for (const char* env : {"CUEMU_EXEC=fibers", "CUEMU_SCHEDULE=reverse", "CUEMU_SCHEDULE=random:7",
+                          "CUEMU_WORKERS=1"}) {
+    const cuemu_result r = run(env);
+    EXPECT_EQ(r.status, 0) << env << "\n" << r.out;
+    EXPECT_EQ(r.out, loops.out) << env;
+  }
+}
+
+// A barrier of the whole block under a condition that differs between threads, with barriers
+// after it: the threads that skip it meet the others at the later one (legal since Volta), which
+// a statement run as coroutines cannot follow, so the kernel keeps its coroutines and prints what
+// a GPU prints (the upper half's stores, seen by the lower half after the paired barrier).
+TEST(Regions, BarrierPairedAcrossStatementsKeepsCoroutines) {
+  char dir[] = "/tmp/cuemu-regions-pair-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string cu = std::string(dir) + "/pair.cu";
+  FILE* f = std::fopen(cu.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs(
+      "#include <cstdio>\n"
+      "__global__ void pair(int* out) {\n"
+      "  __shared__ int s[64];\n"
+      "  s[threadIdx.x] = 1;\n"
+      "  __syncthreads();\n"
+      "  if (threadIdx.x < 32) { __syncthreads(); out[threadIdx.x] = s[threadIdx.x + 32]; }\n"
+      "  if (threadIdx.x >= 32) { s[threadIdx.x] = 2; __syncthreads(); }\n"
+      "}\n"
+      "int main() {\n"
+      "  int *o, h[32], sum = 0;\n"
+      "  cudaMalloc(&o, 64 * sizeof(int));\n"
+      "  pair<<<1, 64>>>(o);\n"
+      "  cudaMemcpy(h, o, sizeof h, cudaMemcpyDeviceToHost);\n"
+      "  for (int i = 0; i < 32; ++i) sum += h[i];\n"
+      "  std::printf(\"%s %d\\n\", cudaGetErrorName(cudaGetLastError()), sum);\n"
+      "}\n",
+      f);
+  std::fclose(f);
+  const cuemu_result r = run_cuemu("run -v --exec=loops " + cu + " 2>&1");
+  EXPECT_NE(r.out.find("kernel pair: coroutines (a barrier under a condition that may differ"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("cudaSuccess 64\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.status, 0) << r.out;
+}
+
+// clang leaves a statement it cannot parse out of its AST: the kernel keeps its coroutines (a
+// region form without the statement would skip it), and prints what it should.
+TEST(Regions, StatementClangCannotParseKeepsCoroutines) {
+  const std::string src = std::string(PROGRAMS_DIR) + "/unparsed_statement.cu";
+  const cuemu_result r = run_cuemu("run -v " + src + " 2>&1");
+  EXPECT_NE(r.out.find(": kernel doubles: coroutines (a statement clang could not parse (line 16"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\nok\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.status, 0) << r.out;
 }
 
 // A region that reads no threadIdx runs without setting it per thread; a fault there must still

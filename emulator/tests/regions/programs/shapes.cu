@@ -406,6 +406,18 @@ __global__ void fast_math(const float* in, float* out) {
   out[t] = __fdividef(s[(t + 1) % kBlock], 2.f);
 }
 
+// 28. A variable a called function writes through a reference, live across a barrier: each
+// thread's own (not one for the block: nothing the kernel writes proves it the same everywhere).
+__device__ void set_to_thread(int& r) { r = static_cast<int>(threadIdx.x) * 7; }
+__global__ void written_through_reference(int* out) {
+  __shared__ int s[kBlock];
+  int v = 0;
+  set_to_thread(v);
+  s[threadIdx.x] = v;
+  __syncthreads();
+  out[threadIdx.x] = s[(threadIdx.x + 1) % kBlock] + v;
+}
+
 template <class T>
 static bool same(const std::vector<T>& a, const std::vector<T>& b) {
   return a == b;
@@ -852,6 +864,17 @@ int main() {
     CK(cudaFree(d));
     CK(cudaFree(o));
     report("fast_math", ok);
+  }
+  {  // 28
+    int* o;
+    CK(cudaMalloc(&o, kBlock * 4));
+    written_through_reference<<<1, kBlock>>>(o);
+    std::vector<int> r(kBlock);
+    CK(cudaMemcpy(r.data(), o, kBlock * 4, cudaMemcpyDeviceToHost));
+    bool ok = true;
+    for (int t = 0; t < kBlock; ++t) ok = ok && r[t] == (t + 1) % kBlock * 7 + t * 7;
+    CK(cudaFree(o));
+    report("written_through_reference", ok);
   }
   std::printf("%s\n", all ? "all ok" : "SOME FAILED");
   return all ? 0 : 1;
