@@ -53,7 +53,8 @@ struct region_block {
   void* owner = nullptr;  // the block executor
 
   void* alloc(std::size_t bytes, std::size_t align);  // exec/region_block.cpp
-  void run_fibers(source_location where, bool last, void* f, bool (*call)(void*, unsigned));  // exec/region_block.cpp
+  void run_fibers(source_location where, bool last, void* f, bool (*call)(void*, unsigned),
+                  void (*batch)(region_block&, lane_batch&, void*));  // exec/region_block.cpp
 
   // Runs f(slot) as each thread of the block that has not returned, in schedule order. f returns
   // false where the thread returned from the kernel. ThreadIdx: whether the region reads
@@ -174,9 +175,37 @@ struct region_block {
   // that finishes it counts as gone from the block's barriers, as one that returned.
   template <class F>
   void fibers(const char* file, int line, bool last, F&& f) {
+    using fn = std::remove_reference_t<F>;
     run_fibers(source_location{file, line}, last, static_cast<void*>(&f),
-               [](void* p, unsigned s) -> bool { return (*static_cast<std::remove_reference_t<F>*>(p))(s); });
+               [](void* p, unsigned s) -> bool { return (*static_cast<fn*>(p))(s); },
+               &fiber_batch<fn>);
     at = n;
+  }
+  // The statement's lanes started one after another as plain calls, like the kernel's own batch
+  // loop (cuemu/launch.h): slots [b.first, b.end) that have not returned, until one of them
+  // synchronises (its lane then leaves the batch: b.epoch changes). A thread that returns from the
+  // kernel in it is marked so at once.
+  template <class F>
+  static void fiber_batch(region_block& rb, lane_batch& b, void* p) {
+    F& f = *static_cast<F*>(p);
+    const unsigned long long epoch = b.epoch;
+    const unsigned end = b.end;
+    for (unsigned s = b.first; s < end; ++s) {
+      if (rb.exited[s]) continue;
+      if (b.linear) threadIdx.x = s;
+      else threadIdx = b.tid[s];
+      bool go;
+      try {
+        go = f(s);
+      } catch (const thread_exit_signal&) {
+        go = false;
+      }
+      if (!go) {
+        rb.exited[s] = 1;
+        --rb.live;
+      }
+      if (b.epoch != epoch) return;
+    }
   }
   // The condition of a block-level loop or branch, proved the same in every thread.
   template <class F>
@@ -236,8 +265,18 @@ class region_var {
   explicit region_var(region_block& b)
       : p_(static_cast<stored*>(b.alloc(sizeof(stored) * b.n, alignof(stored)))) {}
   T& operator[](unsigned s) const noexcept { return p_[s]; }
-  // The declaration's initialisation (the variable may be const, or an array).
-  void set(unsigned s, const stored& v) const noexcept { std::memcpy(&p_[s], &v, sizeof(stored)); }
+  // The declaration's initialisation (the variable may be const, or an array; a parameter's
+  // copy may come from a __restrict__ pointer).
+  template <class U>
+  void set(unsigned s, const U& v) const noexcept {
+    if constexpr (std::is_array_v<stored>) {
+      static_assert(sizeof(U) == sizeof(stored), "an array initialised from another type");
+      std::memcpy(&p_[s], &v, sizeof(stored));
+    } else {
+      const stored x = v;
+      std::memcpy(&p_[s], &x, sizeof(stored));
+    }
+  }
   // Every thread's value of `from` (of the same type, but for const), at once: a shuffle's
   // offered values when each thread offers a variable stored per thread as it is.
   template <class U>
@@ -259,7 +298,16 @@ class region_uniform {
   using stored = std::remove_cv_t<T>;
   explicit region_uniform(region_block&) {}
   T& operator[](unsigned) noexcept { return v_; }
-  void set(unsigned, const stored& v) noexcept { std::memcpy(&v_, &v, sizeof(stored)); }
+  template <class U>
+  void set(unsigned, const U& v) noexcept {
+    if constexpr (std::is_array_v<stored>) {
+      static_assert(sizeof(U) == sizeof(stored), "an array initialised from another type");
+      std::memcpy(&v_, &v, sizeof(stored));
+    } else {
+      const stored x = v;
+      std::memcpy(&v_, &x, sizeof(stored));
+    }
+  }
 
  private:
   stored v_;

@@ -197,14 +197,19 @@ class block_executor {
   struct fiber_statement {
     void* f = nullptr;
     bool (*call)(void*, unsigned) = nullptr;
+    void (*batch)(region_block&, lane_batch&, void*) = nullptr;  // region_block::fiber_batch
     runner* join = nullptr;
     source_location where{nullptr, 0};
     bool last = false;  // nothing synchronises after it: a lane that finishes it has left the block
     unsigned left = 0;  // lanes that finished it and wait at its end (lane_state::left_statement)
   };
   fiber_statement fiber_;
-  void run_fiber_statement(source_location where, bool last, void* f, bool (*call)(void*, unsigned));
+  void run_fiber_statement(source_location where, bool last, void* f, bool (*call)(void*, unsigned),
+                           void (*batch)(region_block&, lane_batch&, void*));
   void run_fiber_lane(lane& l);
+  void run_fiber_batch(lane& first, runner* self);
+  void settle_fiber_lane(lane& l);
+  void settle_fiber_slots(unsigned begin, unsigned end);
   friend struct region_block;
   void report_livelock();
   runner* target_for(lane* next);

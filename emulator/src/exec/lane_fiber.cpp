@@ -106,7 +106,9 @@ boost::context::fiber block_executor::runner_main(runner* self, boost::context::
     for (;;) {
       lane& l = *self->on;
       if (fiber_.call) [[unlikely]] {
-        run_fiber_lane(l);  // a statement of the region form, as coroutines
+        // A statement of the region form, as coroutines.
+        if (!hooks::active && l.state == lane_state::unstarted) run_fiber_batch(l, self);
+        else run_fiber_lane(l);
       } else if (!hooks::active && l.state == lane_state::unstarted && use_regions()) {
         run_regions();  // every lane of the block
       } else if (!hooks::active && l.state == lane_state::unstarted) {
@@ -241,7 +243,8 @@ void block_executor::finish_batch() {
 void block_executor::leave_batch(lane& l) {
   warp& w = warps_[l.warp];
   w.dirty = true;
-  exit_slots(batch_.first, w.first + l.pos);
+  if (fiber_.call) [[unlikely]] settle_fiber_slots(batch_.first, w.first + l.pos);
+  else exit_slots(batch_.first, w.first + l.pos);
   // The warps after its own that joined the batch are not started; the scheduler is at its warp,
   // as if each warp had been a batch of its own.
   for (unsigned k = l.warp + 1; k < nwarps_ && warps_[k].first < batch_.end; ++k)

@@ -69,21 +69,23 @@ void block_executor::outside_regions(const char* what, source_location where) {
                      cudaErrorLaunchFailure);
 }
 
-void region_block::run_fibers(source_location where, bool last, void* f, bool (*call)(void*, unsigned)) {
-  static_cast<block_executor*>(owner)->run_fiber_statement(where, last, f, call);
+void region_block::run_fibers(source_location where, bool last, void* f, bool (*call)(void*, unsigned),
+                              void (*batch)(region_block&, lane_batch&, void*)) {
+  static_cast<block_executor*>(owner)->run_fiber_statement(where, last, f, call, batch);
 }
 
 // On the runner of the region form, between two of its regions: every lane starts afresh (a
 // thread that returned earlier leaves at once when it starts, so that the warps and the barrier
 // count what exists), and this runner waits until every lane has finished the statement.
 void block_executor::run_fiber_statement(source_location where, bool last, void* f,
-                                         bool (*call)(void*, unsigned)) {
+                                         bool (*call)(void*, unsigned),
+                                         void (*batch)(region_block&, lane_batch&, void*)) {
   region_block& rb = *region_;
   if (rb.live == 0) return;
   runner* const self = running_;
   lane* const own = self->on;
   self->on = nullptr;
-  fiber_ = {f, call, self, where, last, 0};
+  fiber_ = {f, call, batch, self, where, last, 0};
   regions_ = false;
   t_regions = region_outer_;
   for (lane& l : lanes_) l.state = lane_state::unstarted;
@@ -114,6 +116,53 @@ void block_executor::run_fiber_statement(source_location where, bool last, void*
   batch_.current = nullptr;
   regions_ = true;
   t_regions = region_;
+}
+
+// `first` and the unstarted lanes after it (begin_batch) run the statement as plain calls on this
+// runner until one synchronises; it leaves the batch (leave_batch settles the ones before it) and
+// keeps this runner, and comes back here when it has finished the statement.
+void block_executor::run_fiber_batch(lane& first, runner* self) {
+  const unsigned long long epoch = begin_batch(first);
+  fiber_.batch(*region_, batch_, fiber_.f);
+  if (batch_.epoch == epoch) {  // none of them synchronised
+    settle_fiber_slots(batch_.first, batch_.end);
+    batch_.first = batch_.end = 0;
+    batch_.current = nullptr;
+    if (at_barrier_ == live_ && live_ != 0) complete_barrier();
+  } else {
+    settle_fiber_lane(*self->on);
+  }
+}
+
+// A lane has finished the statement: gone from the block if it returned from the kernel or
+// nothing synchronises after the statement, else waiting at its end (lane_state::left_statement).
+void block_executor::settle_fiber_lane(lane& l) {
+  warps_[l.warp].dirty = true;
+  if (fiber_.last || region_exited_[index_slot_[l.index]]) {
+    lane_exited(l);
+    return;
+  }
+  l.state = lane_state::left_statement;
+  batch_.current = nullptr;
+  ++fiber_.left;
+}
+
+// The lanes of slots [begin, end), started by a batch, have finished the statement.
+void block_executor::settle_fiber_slots(unsigned begin, unsigned end) {
+  for (unsigned s = begin; s < end; ++s) {
+    lane& x = *static_cast<lane*>(slot_lane_[s]);
+    warp& w = warps_[x.warp];
+    w.dirty = true;
+    if (fiber_.last || region_exited_[s]) {
+      x.state = lane_state::exited;
+      w.alive &= ~(1u << x.lane_id);
+      w.live_pos &= ~(1u << x.pos);
+      --live_;
+    } else {
+      x.state = lane_state::left_statement;
+      ++fiber_.left;
+    }
+  }
 }
 
 // One lane's part of a statement run as coroutines (on its runner, from runner_main).

@@ -913,7 +913,9 @@ void translator::require_uniform() {
 }
 
 std::string translator::type_of(const clang::VarDecl* v) {
-  const clang::QualType t = v->getType();
+  // A thread's copy needs no __restrict__ of its own (g++ refuses it on region_var's storage).
+  clang::QualType t = v->getType();
+  t.removeLocalRestrict();
   if (t->isReferenceType()) refuse("a reference variable live across a barrier", nullptr);
   if (const clang::AutoType* a = t->getContainedAutoType())
     if (!a->isDeduced() || t->isDependentType())

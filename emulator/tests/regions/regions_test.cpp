@@ -147,7 +147,9 @@ TEST(Regions, StatementsTheLoopsCannotCutRunAsCoroutines) {
                         "warp collective"},
       {"callee_in_loop", std::string("loops over threads; the statement at line 116 ") + callee},
       {"contracted_callee", std::string("loops over threads; the statement at line 133 ") + callee},
+      {"restrict_params", std::string("loops over threads; the statement at line 145 ") + callee},
   };
+  EXPECT_EQ(built.out.find("did not compile with its region forms"), std::string::npos) << built.out;
   for (const auto& [kernel, path] : want)
     EXPECT_NE(built.out.find(": kernel " + kernel + ": " + path), std::string::npos)
         << kernel << " should take: " << path << "\n" << built.out;

@@ -134,6 +134,17 @@ __global__ void contracted_callee(const float* a, float* out) {
   out[t] = fused(a, 9, x) + static_cast<float>(total - kBlock);
 }
 
+// 7. __restrict__ pointer parameters the kernel moves: each thread's own copy, without the
+// qualifier (a per-thread store of restrict pointers is not valid C++).
+__global__ void restrict_params(const int* __restrict__ in, int* __restrict__ out) {
+  __shared__ int s[kBlock], r[kBlock];
+  in += blockIdx.x * kBlock;
+  out += blockIdx.x * kBlock;
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = s[kBlock - 1 - threadIdx.x] + block_sum(r, 1);  // as coroutines
+}
+
 int main() {
   const int blocks = 3, n = blocks * kBlock;
   std::vector<int> h(n);
@@ -197,6 +208,9 @@ int main() {
     }
     return acc[t];
   });
+
+  restrict_params<<<blocks, kBlock>>>(in, out);
+  report("restrict_params", [&](int b, int t) { return at(b, kBlock - 1 - t) + kBlock; });
 
   float ha[9], *da, *dout;
   for (int i = 0; i < 9; ++i) ha[i] = 0.1f * static_cast<float>(i + 1) - 0.33f;
