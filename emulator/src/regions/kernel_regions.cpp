@@ -644,8 +644,16 @@ bool translator::gap_is_empty(const std::string& text) const {
     if (t.is(clang::tok::semi)) {
       next();
     } else if (t.is(clang::tok::hash) && t.isAtStartOfLine()) {
-      // A preprocessor line (#pragma unroll): up to the next line's first token.
-      do next(); while (more && t.isNot(clang::tok::eof) && !t.isAtStartOfLine());
+      // A preprocessor line (#pragma unroll): up to the next line's first token. Lines a
+      // conditional (#if ... #else ... #endif) left out are in the text too: such a gap is not
+      // judged.
+      next();
+      if (t.is(clang::tok::raw_identifier)) {
+        const llvm::StringRef d = t.getRawIdentifier();
+        if (d == "if" || d == "ifdef" || d == "ifndef" || d == "elif" || d == "else" || d == "endif")
+          return true;
+      }
+      while (more && t.isNot(clang::tok::eof) && !t.isAtStartOfLine()) next();
     } else if (t.is(clang::tok::raw_identifier) &&
                ctx_.Idents.get(t.getRawIdentifier()).hadMacroDefinition()) {
       next();
@@ -1442,7 +1450,6 @@ kernel_result translator::run() {
     if (!body) refuse("no body", nullptr);
     if (k_->isInvalidDecl()) refuse("clang could not parse it", nullptr);
     if (body->getLBracLoc().isMacroID()) refuse("its body comes from a macro", nullptr);
-    check_parsed();
     const sync_summary& s = calls_.of(k_);
     const std::string forbidden =
         s.forbidden + (s.forbidden_line ? " (line " + std::to_string(s.forbidden_line) + ")" : "");
@@ -1460,6 +1467,7 @@ kernel_result translator::run() {
       r.why = "no __syncthreads() or warp shuffle: its threads run as plain calls already";
       return r;
     }
+    check_parsed();
     if (s.polls_in_loop)
       refuse("a loop that polls memory (atomics, volatile, fences, clock) and may wait for another "
              "thread",
