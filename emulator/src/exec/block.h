@@ -215,6 +215,7 @@ class block_executor {
   runner* target_for(lane* next);
   void wait_here(lane& l);
   void setup_block(const launch_state& launch, std::uint64_t schedule_salt);
+  void start_warps(bool dirty);
 
   bool resolve_collectives(warp& w);
   bool same_collective(const warp& w, unsigned m, const lane& l) const;

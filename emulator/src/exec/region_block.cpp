@@ -89,24 +89,14 @@ void block_executor::run_fiber_statement(source_location where, bool last, void*
   regions_ = false;
   t_regions = region_outer_;
   for (lane& l : lanes_) l.state = lane_state::unstarted;
-  for (warp& w : warps_) {
-    unsigned gone = 0;
+  start_warps(true);
+  for (warp& w : warps_)  // __activemask(): the lanes that have not returned
     for (unsigned k = 0; k < w.count; ++k)
-      if (region_exited_[w.first + k]) gone |= 1u << static_cast<lane*>(slot_lane_[w.first + k])->lane_id;
-    w.alive = w.live_pos = w.existing;
-    w.converged = w.existing & ~gone;  // __activemask(): the lanes that have not returned
-    w.ready = w.coll = w.conv = w.yielded = 0;
-    ++w.gen;
-    w.dirty = true;
-    w.cursor = 31;
-    w.next_unstarted = 0;
-  }
-  cur_pos_ = 0;
-  cur_warp_ = &warps_[warp_order_[0]];
+      if (region_exited_[w.first + k])
+        w.converged &= ~(1u << static_cast<lane*>(slot_lane_[w.first + k])->lane_id);
   live_ = static_cast<unsigned>(lanes_.size());
   at_barrier_ = barrier_true_ = 0;
   yielded_ = 0;
-  batch_.first = batch_.end = 0;
   batch_.current = nullptr;
   if (lane* first = pick()) switch_to(target_for(first));
   // Resumed by the lane that left last (target_for).

@@ -110,18 +110,7 @@ void block_executor::setup_block(const launch_state& launch, std::uint64_t sched
       }
     }
   }
-  for (warp& w : warps_) {
-    w.converged = w.alive = w.existing;
-    w.live_pos = w.existing;  // positions 0..count-1, like the lane ids
-    w.ready = w.coll = w.conv = w.yielded = 0;
-    ++w.gen;
-    w.dirty = false;
-    w.cursor = 31;
-    w.next_unstarted = 0;
-  }
-  cur_pos_ = 0;
-  cur_warp_ = &warps_[warp_order_[0]];
-  batch_.first = batch_.end = 0;
+  start_warps(false);
   live_ = n;
   at_barrier_ = 0;
   barrier_true_ = 0;
@@ -136,6 +125,22 @@ void block_executor::setup_block(const launch_state& launch, std::uint64_t sched
   preemptions_ = 0;
   grid_round_ = grid_wait_ = false;
   synccheck_ = opt.synccheck;
+}
+
+// Every lane of every warp alive and unstarted, the scheduler at the first warp in order.
+void block_executor::start_warps(bool dirty) {
+  for (warp& w : warps_) {
+    w.converged = w.alive = w.existing;
+    w.live_pos = w.existing;  // positions 0..count-1, like the lane ids
+    w.ready = w.coll = w.conv = w.yielded = 0;
+    ++w.gen;
+    w.dirty = dirty;
+    w.cursor = 31;
+    w.next_unstarted = 0;
+  }
+  cur_pos_ = 0;
+  cur_warp_ = &warps_[warp_order_[0]];
+  batch_.first = batch_.end = 0;
 }
 
 bool block_executor::run(launch_state& launch, uint3 block_idx, std::uint64_t schedule_salt) {

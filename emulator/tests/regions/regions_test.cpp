@@ -31,8 +31,9 @@ std::string built_shapes() {
   return exe;
 }
 
-cuemu_result run_program(const std::string& env) {
-  const std::string cmd = env + " " + built_shapes() + " 2>&1";
+// A built program run with environment `env` (its output, stderr too, and exit status).
+cuemu_result run_built(const std::string& env, const std::string& exe) {
+  const std::string cmd = env + " " + exe + " 2>&1";
   cuemu_result r;
   FILE* p = popen(cmd.c_str(), "r");
   char buf[4096];
@@ -41,6 +42,8 @@ cuemu_result run_program(const std::string& env) {
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
   return r;
 }
+
+cuemu_result run_program(const std::string& env) { return run_built(env, built_shapes()); }
 
 TEST(Regions, EachKernelTakesThePathItsShapeAllows) {
   const cuemu_result r = run_cuemu("cc -v " + kShapes + " -o /dev/null");
@@ -153,15 +156,7 @@ TEST(Regions, StatementsTheLoopsCannotCutRunAsCoroutines) {
   for (const auto& [kernel, path] : want)
     EXPECT_NE(built.out.find(": kernel " + kernel + ": " + path), std::string::npos)
         << kernel << " should take: " << path << "\n" << built.out;
-  auto run = [&](const std::string& env) {
-    cuemu_result r;
-    FILE* p = popen((env + " " + exe + " 2>&1").c_str(), "r");
-    char buf[4096];
-    while (p && std::fgets(buf, sizeof buf, p)) r.out += buf;
-    const int st = p ? pclose(p) : -1;
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    return r;
-  };
+  auto run = [&](const std::string& env) { return run_built(env, exe); };
   const cuemu_result loops = run("CUEMU_EXEC=loops");
   EXPECT_EQ(loops.status, 0) << loops.out;
   EXPECT_NE(loops.out.find("all ok"), std::string::npos) << loops.out;
@@ -291,15 +286,7 @@ TEST_P(Differential, LoopsAndFibersPrintTheSame) {
   const std::string flags = std::string(GetParam()).find("cpp20") != std::string::npos ? "-std=c++20 " : "";
   const cuemu_result built = run_cuemu("cc -v " + flags + src + " -o " + exe);
   ASSERT_EQ(built.status, 0) << built.out;
-  auto run = [&](const std::string& env) {
-    cuemu_result r;
-    FILE* p = popen((env + " " + exe + " 2>&1").c_str(), "r");
-    char buf[4096];
-    while (p && std::fgets(buf, sizeof buf, p)) r.out += buf;
-    const int st = p ? pclose(p) : -1;
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    return r;
-  };
+  auto run = [&](const std::string& env) { return run_built(env, exe); };
   const cuemu_result loops = run("CUEMU_EXEC=loops");
   const cuemu_result fibers = run("CUEMU_EXEC=fibers");
   const cuemu_result random = run("CUEMU_EXEC=loops CUEMU_SCHEDULE=random:3");
