@@ -172,16 +172,9 @@ void block_executor::run_fiber_lane(lane& l) {
     if (!go) {
       region_exited_[s] = 1;
       --region_->live;
-    } else if (!fiber_.last) {
-      // It waits at the statement's end, still a thread of the block: a barrier in the statement
-      // does not complete without it (on a GPU it would arrive at a later one).
-      l.state = lane_state::left_statement;
-      batch_.current = nullptr;
-      ++fiber_.left;
-      return;
     }
   }
-  lane_exited(l);
+  settle_fiber_lane(l);
 }
 
 void* region_block::alloc(std::size_t bytes, std::size_t align) {
