@@ -40,18 +40,56 @@
 #include "fold-const.h"
 #include "internal-fn.h"
 #include "tree-ssa.h"
+#include "cfgloop.h"
 
 int plugin_is_GPL_compatible;
 
 namespace {
 
 const char* const kAttribute = "cuemu_gpu_fp";
+// Marks a __host__ __device__ function: its calls' arguments are evaluated as in device code.
+const char* const kDeviceAttribute = "cuemu_device_code";
 
 tree handle_attribute(tree*, tree, tree, int, bool*) { return NULL_TREE; }
 
 const attribute_spec kAttributeSpec = {kAttribute, 0, 0, false, false, false, false, handle_attribute, nullptr};
+const attribute_spec kDeviceAttributeSpec = {kDeviceAttribute, 0, 0, false, false, false, false, handle_attribute,
+                                             nullptr};
 
-void register_attributes(void*, void*) { register_attribute(&kAttributeSpec); }
+void register_attributes(void*, void*) {
+  register_attribute(&kAttributeSpec);
+  register_attribute(&kDeviceAttributeSpec);
+}
+
+// nvcc's front end evaluates a call's arguments from left to right; g++ on x86-64 from right to
+// left. The order does not change what any argument computes, but it orders the statements, and
+// which product of p * q + r * s nvcc fuses depends on which was computed first
+// (fma_choice_pass): `a * a * k + b * b * m` with CUDA's vector operators (calls of operator*
+// and operator+) computed b * b first under g++ and fused the other product than nvcc. Device
+// code (kernels, device functions, __host__ __device__ functions and the lambdas inside them) is
+// gimplified with its calls' arguments in order (CALL_EXPR_ORDERED_ARGS, what g++ uses for
+// C++17's ordered operators); host code keeps g++'s order, as nvcc's host compiler has it.
+bool device_code(tree fn) {
+  for (tree f = fn; f; f = decl_function_context(f))
+    if (lookup_attribute(kAttribute, DECL_ATTRIBUTES(f)) || lookup_attribute(kDeviceAttribute, DECL_ATTRIBUTES(f)))
+      return true;
+  return false;
+}
+
+tree order_call(tree* tp, int*, void*) {
+  const tree t = *tp;
+  // TREE_LANG_FLAG_3 is CALL_EXPR_ORDERED_ARGS, TREE_LANG_FLAG_5 CALL_EXPR_REVERSE_ARGS (an
+  // assignment operator: its right operand first, which stays).
+  if (TREE_CODE(t) == CALL_EXPR && CALL_EXPR_FN(t) && !TREE_LANG_FLAG_5(t) && call_expr_nargs(t) > 1)
+    TREE_LANG_FLAG_3(t) = 1;
+  return NULL_TREE;
+}
+
+void order_arguments(void* gcc_data, void*) {
+  const tree fn = static_cast<tree>(gcc_data);
+  if (!fn || TREE_CODE(fn) != FUNCTION_DECL || !DECL_SAVED_TREE(fn) || !device_code(fn)) return;
+  walk_tree_without_duplicates(&DECL_SAVED_TREE(fn), order_call, nullptr);
+}
 
 enum class rule { none, canonical, keep_input, fma_operands };
 
@@ -204,16 +242,25 @@ struct fma_choice_pass : gimple_opt_pass {
         gimple_set_uid(gsi_stmt(gsi), uid++);
       for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
         gimple* stmt = gsi_stmt(gsi);
-        if (!is_gimple_assign(stmt) || gimple_assign_rhs_code(stmt) != PLUS_EXPR) continue;
+        if (!is_gimple_assign(stmt) ||
+            (gimple_assign_rhs_code(stmt) != PLUS_EXPR && gimple_assign_rhs_code(stmt) != MINUS_EXPR))
+          continue;
         const tree type = TREE_TYPE(gimple_assign_lhs(stmt));
         if (TREE_CODE(type) != REAL_TYPE || (TYPE_MODE(type) != SFmode && TYPE_MODE(type) != DFmode)) continue;
         gimple* m0 = single_use_mult(gimple_assign_rhs1(stmt), bb);
         gimple* m1 = single_use_mult(gimple_assign_rhs2(stmt), bb);
         if (!m0 || !m1) continue;
-        gimple* const nv = age(m1, bb) < age(m0, bb) ? m1 : m0;
+        // A difference of two products: NVVM leaves it to ptxas, which fuses the left one.
+        const bool minus = gimple_assign_rhs_code(stmt) == MINUS_EXPR;
+        gimple* const nv = minus ? m0 : age(m1, bb) < age(m0, bb) ? m1 : m0;
         gimple* const gcc = gimple_uid(m0) < gimple_uid(m1) ? m0 : m1;
         if (nv == gcc || !direct_internal_fn_supported_p(IFN_FMA, type, OPTIMIZE_FOR_BOTH)) continue;
-        const tree addend = nv == m0 ? gimple_assign_rhs2(stmt) : gimple_assign_rhs1(stmt);
+        tree addend = nv == m0 ? gimple_assign_rhs2(stmt) : gimple_assign_rhs1(stmt);
+        if (minus) {
+          const tree negated = make_ssa_name(type);
+          gsi_insert_before(&gsi, gimple_build_assign(negated, NEGATE_EXPR, addend), GSI_SAME_STMT);
+          addend = negated;
+        }
         gcall* fma = gimple_build_call_internal(IFN_FMA, 3, gimple_assign_rhs1(nv), gimple_assign_rhs2(nv), addend);
         gimple_call_set_lhs(fma, gimple_assign_lhs(stmt));
         gimple_set_uid(fma, gimple_uid(stmt));
@@ -226,6 +273,93 @@ struct fma_choice_pass : gimple_opt_pass {
     return 0;
   }
   opt_pass* clone() override { return new fma_choice_pass(m_ctxt); }
+};
+
+// ptxas computes a product again in each block that adds it (a loop-invariant product hoisted
+// out of its loop becomes one FFMA per element: `x[i] - 9.0f * s` in a loop) where that costs
+// no register: one operand an immediate (or a kernel parameter, read from the constant bank),
+// or the product a square. A product of two other values stays one FMUL, added by FADDs
+// (`t = a * b` before a loop adding it, or before a branch that adds it: MathContraction's
+// branch_between), as does one with any use that is not an addition or subtraction. g++ fuses
+// a product only into additions of its own block, so this pass, just before g++ forms its fused
+// multiply-adds (after the loop optimisations), computes a product with a constant operand or a
+// square again in each block that adds it (not a product of two kernel parameters: g++ cannot
+// tell them from other values once a kernel is inlined into the executor's loops).
+const pass_data kRematPassData = {GIMPLE_PASS, "cuemu_gpu_remat", OPTGROUP_NONE, TV_NONE, PROP_ssa | PROP_cfg, 0, 0,
+                                  0, TODO_update_ssa};
+
+struct remat_pass : gimple_opt_pass {
+  explicit remat_pass(gcc::context* ctx) : gimple_opt_pass(kRematPassData, ctx) {}
+  bool gate(function* fn) override {
+    return flag_fp_contract_mode == FP_CONTRACT_FAST && optimize &&
+           lookup_attribute(kAttribute, DECL_ATTRIBUTES(fn->decl)) != NULL_TREE;
+  }
+  static bool fusable_use(gimple* use, tree m) {
+    if (!is_gimple_assign(use)) return false;
+    const tree_code code = gimple_assign_rhs_code(use);
+    if (code != PLUS_EXPR && code != MINUS_EXPR) return false;
+    // x + x and x - x are not a product plus something.
+    return !(gimple_assign_rhs1(use) == m && gimple_assign_rhs2(use) == m);
+  }
+  unsigned int execute(function* fn) override {
+    if (!direct_internal_fn_supported_p(IFN_FMA, float_type_node, OPTIMIZE_FOR_BOTH)) return 0;
+    auto_vec<gimple*> mults;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fn) {
+      for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple* stmt = gsi_stmt(gsi);
+        if (!is_gimple_assign(stmt) || gimple_assign_rhs_code(stmt) != MULT_EXPR) continue;
+        const tree lhs = gimple_assign_lhs(stmt);
+        if (TREE_CODE(lhs) != SSA_NAME || TREE_CODE(TREE_TYPE(lhs)) != REAL_TYPE) continue;
+        const machine_mode mode = TYPE_MODE(TREE_TYPE(lhs));
+        if (mode != SFmode && mode != DFmode) continue;
+        mults.safe_push(stmt);
+      }
+    }
+    for (gimple* mult : mults) {
+      const tree m = gimple_assign_lhs(mult);
+      const tree p = gimple_assign_rhs1(mult), q = gimple_assign_rhs2(mult);
+      const bool cheap = TREE_CODE(p) == REAL_CST || TREE_CODE(q) == REAL_CST || p == q;
+      bool all = true, elsewhere = false;
+      int count = 0;
+      gimple* only = nullptr;
+      imm_use_iterator it;
+      gimple* use;
+      FOR_EACH_IMM_USE_STMT(use, it, m) {
+        if (is_gimple_debug(use)) continue;
+        ++count;
+        only = use;
+        if (!fusable_use(use, m)) all = false;
+        else if (gimple_bb(use) != gimple_bb(mult)) elsewhere = true;
+      }
+      if (!all || !elsewhere) continue;
+      // A product with one use, added in a block no deeper in loops than its own (after a
+      // branch, a select, or a loop): nvcc fuses it (NVVM sinks or speculates it into the
+      // addition's block), where a product added inside a loop it is invariant in is not.
+      const bool single = count == 1 && current_loops &&
+                          bb_loop_depth(gimple_bb(only)) <= bb_loop_depth(gimple_bb(mult));
+      if (!cheap && !single) continue;
+      auto_vec<gimple*> uses;
+      FOR_EACH_IMM_USE_STMT(use, it, m)
+        if (!is_gimple_debug(use) && gimple_bb(use) != gimple_bb(mult)) uses.safe_push(use);
+      for (gimple* u : uses) {
+        const tree copy = make_ssa_name(TREE_TYPE(m));
+        gimple* again = gimple_build_assign(copy, MULT_EXPR, gimple_assign_rhs1(mult), gimple_assign_rhs2(mult));
+        gimple_stmt_iterator at = gsi_for_stmt(u);
+        gsi_insert_before(&at, again, GSI_SAME_STMT);
+        if (gimple_assign_rhs1(u) == m) gimple_assign_set_rhs1(u, copy);
+        if (gimple_assign_rhs2(u) == m) gimple_assign_set_rhs2(u, copy);
+        update_stmt(u);
+      }
+      if (has_zero_uses(m)) {
+        gimple_stmt_iterator at = gsi_for_stmt(mult);
+        gsi_remove(&at, true);
+        release_defs(mult);
+      }
+    }
+    return 0;
+  }
+  opt_pass* clone() override { return new remat_pass(m_ctxt); }
 };
 
 // The floating-point mode of the unit (-fplugin-arg-cuemu_gpu_fp-mode=N, the driver's fp_mode):
@@ -443,9 +577,12 @@ int plugin_init(plugin_name_args* info, plugin_gcc_version* version) {
   for (int k = 0; k < info->argc; ++k)
     if (strcmp(info->argv[k].key, "mode") == 0 && info->argv[k].value) g_mode = atoi(info->argv[k].value);
   register_callback(info->base_name, PLUGIN_ATTRIBUTES, register_attributes, nullptr);
+  register_callback(info->base_name, PLUGIN_PRE_GENERICIZE, order_arguments, nullptr);
   static register_pass_info pass = {new gpu_fp_pass(g), "optimized", 1, PASS_POS_INSERT_AFTER};
   register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &pass);
   static register_pass_info fma = {new fma_choice_pass(g), "sra", 1, PASS_POS_INSERT_AFTER};
   register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &fma);
+  static register_pass_info remat = {new remat_pass(g), "widening_mul", 1, PASS_POS_INSERT_BEFORE};
+  register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &remat);
   return 0;
 }

@@ -34,6 +34,18 @@ struct space_decl {
   std::size_t lparen = npos;  // a function's parameter list
 };
 
+// Whether a function's declaration has a body (a deduction guide, `= default` and a plain
+// declaration end at `;` first).
+bool defines_body(const context& cx, const space_decl& d) {
+  if (d.lparen == npos || cx.match[d.lparen] == npos) return false;
+  for (std::size_t j = cx.match[d.lparen] + 1; j < cx.size(); ++j) {
+    if (cx.is(j, "{")) return true;
+    if (cx.is(j, ";")) return false;
+    if ((cx.is(j, "(") || cx.is(j, "[")) && cx.match[j] != npos) j = cx.match[j];
+  }
+  return false;
+}
+
 void blank_marker(context& cx, std::size_t i) {
   const token& t = cx.toks[i];
   cx.edits.replace(t.offset, t.end(), std::string(t.text.size(), ' '));
@@ -252,11 +264,16 @@ std::size_t rewrite_space(context& cx, std::size_t i, const scope_info& scope, c
   // A device-only function gets the GPU's NaN results (options::gpu_fp) and nvcc's contraction
   // into fused multiply-adds (options::contract_fp) where it is not inlined into a kernel (a
   // large one called from a statement a region form runs as coroutines, or from a lane's own
-  // call of the kernel); a __host__ __device__ one keeps the CPU's when host code calls it.
+  // call of the kernel); a __host__ __device__ one keeps the CPU's when host code calls it, and
+  // evaluates its calls' arguments in nvcc's order (the plugin's cuemu_device_code: left to
+  // right, which orders the products whose fusion nvcc chooses by age).
   std::string attributes;
   if (!own_header && d.kind == decl_kind::function && d.device && !d.host) {
     if (opts.contract_fp) attributes = kernel_fp_attribute;
     if (opts.gpu_fp) attributes += std::string(attributes.empty() ? "" : ", ") + "cuemu_gpu_fp";
+  } else if (!own_header && d.kind == decl_kind::function && d.device && d.host && opts.gpu_fp &&
+             defines_body(cx, d)) {
+    attributes = "cuemu_device_code";
   }
   bool attribute = !attributes.empty();
   for (std::size_t m : d.markers) {
