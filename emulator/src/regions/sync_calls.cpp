@@ -3,6 +3,7 @@
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 #include <llvm/Support/Path.h>
@@ -179,6 +180,48 @@ const char* sync_calls::shuffle_op(const clang::Stmt* s) {
   return nullptr;
 }
 
+// An atomic read-modify-write of CUDA's (atomicAdd, atomicOr, ..., and their _block/_system
+// forms) whose old value the caller drops: it changes memory, and nothing of the thread's own
+// waits on what it reads, so a loop around it is not a spin-wait (a histogram's loop of
+// `atomicAdd(&bin[v], 1)`). atomicCAS is left out: its old value is what a CAS loop tests.
+bool atomic_update(const clang::FunctionDecl* fn) {
+  if (!fn->getIdentifier() || !fn->getDeclContext()->getRedeclContext()->isTranslationUnit()) return false;
+  llvm::StringRef n = fn->getName();
+  if (!n.consume_front("atomic")) return false;
+  n.consume_back("_block") || n.consume_back("_system");
+  static const char* const ops[] = {"Add", "Sub", "Exch", "Min", "Max", "Inc", "Dec", "And", "Or", "Xor"};
+  for (const char* op : ops)
+    if (n == op) return true;
+  return false;
+}
+
+// Whether the value of `e` is dropped: a statement of its own, a loop's or branch's body, the left
+// of a comma, or cast to void.
+bool value_dropped(clang::ASTContext& ctx, const clang::Expr* e) {
+  const clang::Stmt* cur = e;
+  for (;;) {
+    const auto parents = ctx.getParents(*cur);
+    if (parents.size() != 1) return false;
+    const clang::Stmt* p = parents[0].get<clang::Stmt>();
+    if (!p) return false;
+    if (llvm::isa<clang::ExprWithCleanups>(p) || llvm::isa<clang::ParenExpr>(p) ||
+        llvm::isa<clang::MaterializeTemporaryExpr>(p)) {
+      cur = p;
+      continue;
+    }
+    if (const auto* c = llvm::dyn_cast<clang::CastExpr>(p))
+      return c->getType()->isVoidType();
+    if (llvm::isa<clang::CompoundStmt>(p)) return true;
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(p))
+      return b->getOpcode() == clang::BO_Comma && b->getLHS() == cur;
+    if (const auto* f = llvm::dyn_cast<clang::ForStmt>(p)) return f->getBody() == cur || f->getInc() == cur;
+    if (const auto* w = llvm::dyn_cast<clang::WhileStmt>(p)) return w->getBody() == cur;
+    if (const auto* d = llvm::dyn_cast<clang::DoStmt>(p)) return d->getBody() == cur;
+    if (const auto* i = llvm::dyn_cast<clang::IfStmt>(p)) return i->getThen() == cur || i->getElse() == cur;
+    return false;
+  }
+}
+
 // Walks one body, folding in the summaries of the functions it calls.
 class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
  public:
@@ -187,13 +230,17 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
   bool shouldVisitTemplateInstantiations() const { return false; }
   bool shouldVisitImplicitCode() const { return true; }
 
-  bool TraverseForStmt(clang::ForStmt* s) { return loop([&] { return Base::TraverseForStmt(s); }); }
-  bool TraverseWhileStmt(clang::WhileStmt* s) {
-    return loop([&] { return Base::TraverseWhileStmt(s); });
+  bool TraverseForStmt(clang::ForStmt* s) {
+    return loop(s->getBody(), [&] { return Base::TraverseForStmt(s); });
   }
-  bool TraverseDoStmt(clang::DoStmt* s) { return loop([&] { return Base::TraverseDoStmt(s); }); }
+  bool TraverseWhileStmt(clang::WhileStmt* s) {
+    return loop(s->getBody(), [&] { return Base::TraverseWhileStmt(s); });
+  }
+  bool TraverseDoStmt(clang::DoStmt* s) {
+    return loop(s->getBody(), [&] { return Base::TraverseDoStmt(s); });
+  }
   bool TraverseCXXForRangeStmt(clang::CXXForRangeStmt* s) {
-    return loop([&] { return Base::TraverseCXXForRangeStmt(s); });
+    return loop(s->getBody(), [&] { return Base::TraverseCXXForRangeStmt(s); });
   }
 
   bool VisitGotoStmt(clang::GotoStmt* s) { return forbid("a goto", s); }
@@ -202,10 +249,8 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
 
   bool VisitImplicitCastExpr(clang::ImplicitCastExpr* e) {
     if (e->getCastKind() == clang::CK_LValueToRValue &&
-        e->getSubExpr()->getType().isVolatileQualified()) {
-      out_.polls = true;
-      if (depth_ > 0) out_.polls_in_loop = true;
-    }
+        e->getSubExpr()->getType().isVolatileQualified() && !own_local(e->getSubExpr()))
+      poll();
     return true;
   }
 
@@ -266,7 +311,11 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
         const auto* me = mc ? llvm::dyn_cast<clang::MemberExpr>(mc->getCallee()->IgnoreParens()) : nullptr;
         if (!me || !me->hasQualifier()) return forbid("a virtual call", e);
       }
+      // An atomic update whose old value is dropped does not poll (its arguments are walked as
+      // any other expression).
+      quiet_ = atomic_update(fn) && value_dropped(calls_.ctx_, e);
       fold(fn, e);
+      quiet_ = false;
       return true;
     }
     const clang::Expr* callee = e->getCallee()->IgnoreParenImpCasts();
@@ -294,6 +343,13 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
 
  private:
   using Base = clang::RecursiveASTVisitor<summary_walker>;
+  // A volatile local variable of the thread's own (`volatile double s = p + c;`, to keep a
+  // rounding): no other thread can write it, so reading it does not wait for one.
+  static bool own_local(const clang::Expr* e) {
+    const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParens());
+    const auto* v = r ? llvm::dyn_cast<clang::VarDecl>(r->getDecl()) : nullptr;
+    return v && v->hasLocalStorage() && !v->getType()->isReferenceType();
+  }
   void destroys(clang::QualType t, clang::SourceLocation at) {
     t = calls_.ctx_.getBaseElementType(t);
     if (t->isDependentType()) {
@@ -304,11 +360,37 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
       if (r->hasDefinition() && !r->hasTrivialDestructor())
         if (const clang::CXXDestructorDecl* d = r->getDestructor()) fold(d, at);
   }
+  // A poll in a loop may spin until another thread writes, unless every iteration passes a
+  // barrier of the whole block (a scan's `for (...) { sync; t = s[pos] + s[pos - d]; sync; ... }`
+  // over volatile shared memory): the block's threads then go round together, and the loop is
+  // one at block level. A poll in such a loop still counts for the loops around it.
+  void poll() {
+    out_.polls = true;
+    if (!polled_.empty()) polled_.back() = true;
+    else if (depth_ > 0) out_.polls_in_loop = true;
+  }
+  bool block_barrier_each_iteration(const clang::Stmt* body) const {
+    const auto* c = llvm::dyn_cast_or_null<clang::CompoundStmt>(body);
+    if (!c) return false;
+    for (const clang::Stmt* st : c->body()) {
+      const auto* e = llvm::dyn_cast<clang::Expr>(st);
+      const auto* call = e ? llvm::dyn_cast<clang::CallExpr>(e->IgnoreImplicit()) : nullptr;
+      if (!call || !sync_calls::is_barrier_call(call) || sync_calls::tile_width(call) != 0) continue;
+      const clang::FunctionDecl* fn = call->getDirectCallee();
+      if (fn && fn->getIdentifier() && fn->getName() != "__syncwarp") return true;
+    }
+    return false;
+  }
   template <class F>
-  bool loop(F&& f) {
-    ++depth_;
+  bool loop(const clang::Stmt* body, F&& f) {
+    polled_.push_back(false);
     const bool r = f();
-    --depth_;
+    const bool polled = polled_.back();
+    polled_.pop_back();
+    if (polled) {
+      if (!block_barrier_each_iteration(body)) out_.polls_in_loop = true;
+      poll();
+    }
     return r;
   }
   bool forbid(const std::string& why, const clang::Stmt* s) { return forbid(why, s->getBeginLoc()); }
@@ -329,8 +411,7 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
                at);
         return;
       case runtime_kind::poll:
-        out_.polls = true;
-        if (depth_ > 0) out_.polls_in_loop = true;
+        if (!quiet_) poll();
         return;
       case runtime_kind::none:
         break;
@@ -338,11 +419,8 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
     const sync_summary& s = calls_.of(fn);
     if (s.barrier || s.shuffle || s.barrier_below) out_.barrier_below = true;
     if (s.block_barrier) out_.block_barrier = true;
-    if (s.polls) {
-      out_.polls = true;
-      if (depth_ > 0) out_.polls_in_loop = true;
-    }
-    if (s.polls_in_loop) out_.polls_in_loop = true;
+    if (s.polls && !quiet_) poll();
+    if (s.polls_in_loop && !quiet_) out_.polls_in_loop = true;
     if (s.dependent) out_.dependent = true;
     if (s.thread_index) out_.thread_index = true;
     if (!s.forbidden.empty()) {
@@ -355,7 +433,9 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
 
   sync_calls& calls_;
   sync_summary& out_;
-  unsigned depth_;
+  unsigned depth_;            // loops around the walked statement (of the kernel's)
+  std::vector<bool> polled_;  // per loop inside it, innermost last: it polls
+  bool quiet_ = false;  // folding an atomic update whose old value is dropped: not a poll
 };
 
 const sync_summary& sync_calls::of(const clang::FunctionDecl* fn) {

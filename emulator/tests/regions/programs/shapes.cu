@@ -2,6 +2,7 @@
 // regions_test runs this program with CUEMU_EXEC=loops and fibers and under other schedules
 // (the output must be the same), and reads which path each kernel took from `cuemu cc -v`.
 #include <cooperative_groups.h>
+#include <cuda_fp16.h>
 
 #include <cassert>
 #include <cmath>
@@ -416,6 +417,32 @@ __global__ void written_through_reference(int* out) {
   s[threadIdx.x] = v;
   __syncthreads();
   out[threadIdx.x] = s[(threadIdx.x + 1) % kBlock] + v;
+}
+
+// 29. A histogram: atomic updates whose old value is dropped, in loops (a device function's and
+// the kernel's own), between barriers. Such a loop cannot wait for another thread, so the kernel
+// runs as loops (spin_then_barrier's loop tests its atomic's value: coroutines).
+constexpr int kBins = 16;
+__device__ void count(unsigned* bins, int v) { atomicAdd(&bins[v % kBins], 1u); }
+__global__ void histogram_atomics(const int* in, int n, unsigned* out) {
+  __shared__ unsigned bins[kBins];
+  if (threadIdx.x < kBins) bins[threadIdx.x] = 0;
+  __syncthreads();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) count(bins, in[i]);
+  __syncthreads();
+  for (int b = threadIdx.x; b < kBins; b += blockDim.x) (void)atomicAdd(&out[b], bins[b]);
+}
+
+// 30. Half-precision sums in a loop before a barrier: cuda_fp16.h's arithmetic keeps a rounding
+// in a volatile local, which is no poll (no other thread can write it): loops.
+__global__ void half_accumulate(const int* in, int per, float* out) {
+  __shared__ __half2 s[kBlock];
+  __half2 v = __float2half2_rn(0.f);
+  for (int k = 0; k < per; ++k) v = __hadd2(v, __half2half2(__int2half_rn(in[threadIdx.x * per + k])));
+  s[threadIdx.x] = v;
+  __syncthreads();
+  const __half2 w = s[(threadIdx.x + 1) % kBlock];
+  out[threadIdx.x] = __low2float(w) + __high2float(w);
 }
 
 template <class T>
@@ -875,6 +902,45 @@ int main() {
     for (int t = 0; t < kBlock; ++t) ok = ok && r[t] == (t + 1) % kBlock * 7 + t * 7;
     CK(cudaFree(o));
     report("written_through_reference", ok);
+  }
+  {  // 29
+    const int n = 5000;
+    std::vector<int> h(n);
+    std::vector<unsigned> want(kBins, 0), r(kBins);
+    for (int i = 0; i < n; ++i) h[i] = (i * 37 + 11) % 1000, ++want[h[i] % kBins];
+    int* d;
+    unsigned* o;
+    CK(cudaMalloc(&d, n * 4));
+    CK(cudaMalloc(&o, kBins * 4));
+    CK(cudaMemcpy(d, h.data(), n * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemset(o, 0, kBins * 4));
+    histogram_atomics<<<3, kBlock>>>(d, n, o);
+    CK(cudaMemcpy(r.data(), o, kBins * 4, cudaMemcpyDeviceToHost));
+    CK(cudaFree(d));
+    CK(cudaFree(o));
+    report("histogram_atomics", r == want);
+  }
+  {  // 30
+    const int per = 9;
+    std::vector<int> h(kBlock * per);
+    for (int i = 0; i < kBlock * per; ++i) h[i] = (i * 7 + 3) % 5;
+    int* d;
+    float* o;
+    CK(cudaMalloc(&d, h.size() * 4));
+    CK(cudaMalloc(&o, kBlock * 4));
+    CK(cudaMemcpy(d, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
+    half_accumulate<<<1, kBlock>>>(d, per, o);
+    std::vector<float> r(kBlock);
+    CK(cudaMemcpy(r.data(), o, kBlock * 4, cudaMemcpyDeviceToHost));
+    bool ok = true;
+    for (int t = 0; t < kBlock; ++t) {
+      int sum = 0;
+      for (int k = 0; k < per; ++k) sum += h[(t + 1) % kBlock * per + k];
+      ok = ok && r[t] == 2.0f * sum;
+    }
+    CK(cudaFree(d));
+    CK(cudaFree(o));
+    report("half_accumulate", ok);
   }
   std::printf("%s\n", all ? "all ok" : "SOME FAILED");
   return all ? 0 : 1;
