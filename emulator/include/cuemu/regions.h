@@ -34,6 +34,14 @@ namespace cuemu::detail {
 template <class T>
 class region_var;
 
+// A slot of a block whose warps are all whole, in the default order (slot == linear index): its
+// lane and its warp's first slot are its bits. A shuffle's consuming pass gets one of these
+// (the translator's lambda there takes `auto`), so its source lane costs a few instructions.
+struct warp_slot {
+  unsigned s;
+  operator unsigned() const noexcept { return s; }
+};
+
 struct region_block {
   const uint3* tid = nullptr;    // threadIdx by slot (the block's schedule order)
   unsigned n = 0;                // threads in the block
@@ -66,6 +74,19 @@ struct region_block {
   [[gnu::always_inline]] inline void each(F&& f) {
     run_below<ThreadIdx, At>(f, n);
     at = n;
+  }
+
+  // `each` for a pass that reads a shuffle's values (f takes `auto`): in a block of whole warps
+  // in the default order with every thread live, the slots come as warp_slot.
+  template <bool ThreadIdx = true, bool At = true, class F>
+  [[gnu::always_inline]] inline void each_warp(F&& f) {
+    if (live == n && identity && n % 32 == 0) {
+      const unsigned end = n;  // a local: the pass's stores may alias the block's fields
+      for (unsigned s = 0; s < end; ++s) step<ThreadIdx, At>(f, warp_slot{s});
+      at = n;
+      return;
+    }
+    each<ThreadIdx, At>(f);
   }
 
   // `each` for a region that is one `if (t < L) ...` with t a copy of threadIdx.x the kernel only
@@ -125,6 +146,11 @@ struct region_block {
     [[gnu::always_inline]] inline T shuffle(warp_op op, const region_var<T>& x, unsigned s, int arg,
                                             int width) const {
       return region_shuffle(*this, op, x, s, arg, width);
+    }
+    template <class T>
+    [[gnu::always_inline]] inline T shuffle(warp_op op, const region_var<T>& x, warp_slot s, int arg,
+                                            int width) const {
+      return region_shuffle_whole(op, x, s.s, arg, width);
     }
     // A whole warp's __ballot_sync/__any_sync/__all_sync/__reduce_*_sync for the thread in slot
     // `s`, from the values every thread offered: the rules of exec/warp_collectives.cpp (over
@@ -237,13 +263,14 @@ struct region_block {
         if (!gone[s]) step<ThreadIdx, At>(f, s);
     }
   }
-  template <bool ThreadIdx, bool At, class F>
-  [[gnu::always_inline]] inline void step(F& f, unsigned s) {
+  template <bool ThreadIdx, bool At, class F, class Slot = unsigned>
+  [[gnu::always_inline]] inline void step(F& f, Slot slot) {
+    const unsigned s = slot;
     if constexpr (At) at = s;
     if constexpr (ThreadIdx) enter(s);
     bool go;
     try {
-      go = f(s);
+      go = f(slot);
     } catch (const thread_exit_signal&) {
       go = false;
     }
@@ -353,6 +380,38 @@ template <class T>
     return zero;
   }
   return x[b.identity ? warp_first + j : b.slot_of[warp_first + j]];
+}
+
+// region_shuffle for a block of whole warps in the default order: the source is lane j of the
+// slot's own warp, or the thread's own value.
+template <class T>
+[[gnu::always_inline]] inline T region_shuffle_whole(warp_op op, const region_var<T>& x, unsigned slot, int arg,
+                                                     int width) {
+  const unsigned lane = slot & 31u;
+  const unsigned segmask = (32u - static_cast<unsigned>(width)) & 31u;
+  const unsigned a = static_cast<unsigned>(arg) & 31u;
+  const unsigned min_lane = lane & segmask, max_lane = min_lane | (31u & ~segmask);
+  unsigned j;
+  bool valid;
+  switch (op) {
+    case warp_op::shfl_up:
+      j = lane - a;
+      valid = static_cast<int>(j) >= static_cast<int>(min_lane);
+      break;
+    case warp_op::shfl_down:
+      j = lane + a;
+      valid = j <= max_lane;
+      break;
+    case warp_op::shfl_xor:
+      j = lane ^ a;
+      valid = j <= max_lane;
+      break;
+    default:
+      j = min_lane | (a & ~segmask);
+      valid = j <= max_lane;
+      break;
+  }
+  return x[valid ? slot - lane + j : slot];
 }
 
 template <class T>

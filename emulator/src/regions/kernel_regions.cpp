@@ -127,7 +127,8 @@ class translator {
   }
   std::string line_directive(const clang::Stmt* s) const;
   std::string bindings(int seg);
-  std::string lambda(int seg, bool condition, const char* attributes = "");
+  // any_slot: the lambda takes `auto` (a warp_slot in each_warp's fast case, else unsigned).
+  std::string lambda(int seg, bool condition, const char* attributes = "", bool any_slot = false);
   bool runs_once(int seg) const;
   std::string each(int seg);
   std::string below_test(int seg);
@@ -1149,10 +1150,10 @@ std::string translator::bindings(int seg) {
   return out;
 }
 
-std::string translator::lambda(int seg, bool condition, const char* attributes) {
+std::string translator::lambda(int seg, bool condition, const char* attributes, bool any_slot) {
   const segment& g = segs_[seg];
-  std::string out = "[&](unsigned __cuemu_s) " + std::string(attributes) + "-> bool { (void)__cuemu_s; " +
-                    bindings(seg);
+  std::string out = std::string(any_slot ? "[&](auto __cuemu_s) " : "[&](unsigned __cuemu_s) ") + attributes +
+                    "-> bool { (void)__cuemu_s; " + bindings(seg);
   if (g.offers >= 0) {
     const std::string x = "__cuemu_x" + std::to_string(g.offers);
     return out + line_directive(g.expr) + x + ".set(__cuemu_s, static_cast<" +
@@ -1381,7 +1382,15 @@ void translator::emit(const std::vector<item>& items, std::string& out, int dept
           out += x + ".copy(__cuemu_v" + std::to_string(slot_of_[var]) + ", *__cuemu_rb);\n";
         else
           out += each(it.value_seg) + lambda(it.value_seg, false) + ");\n";
-        out += each(it.seg) + lambda(it.seg, false) + ");\n}\n";
+        if (sp.fold || sp.vote) {
+          out += each(it.seg) + lambda(it.seg, false) + ");\n}\n";
+        } else {
+          // The pass that reads the shuffled values: in a block of whole warps its slots come
+          // as warp_slot (the lambda takes `auto`), which finds the source lane in a few steps.
+          std::string e = each(it.seg);
+          e.replace(e.find("->each"), 6, "->each_warp");
+          out += e + lambda(it.seg, false, "", true) + ");\n}\n";
+        }
         break;
       }
       case item::jump:

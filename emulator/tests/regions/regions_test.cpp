@@ -104,12 +104,13 @@ TEST(Regions, WarpOnlyKernelsTakeLoopsToo) {
   const std::string src = std::string(PROGRAMS_DIR) + "/warp_only.cu";
   const cuemu_result v = run_cuemu("cc -v " + src + " -o /dev/null");
   ASSERT_EQ(v.status, 0) << v.out;
-  for (const char* kernel : {"shuffle_sum", "ballot_count", "tile_sum", "syncwarp_ring"})
+  for (const char* kernel : {"shuffle_sum", "ballot_count", "tile_sum", "syncwarp_ring", "shuffle_kinds"})
     EXPECT_NE(v.out.find(std::string(": kernel ") + kernel + ": loops over threads"),
               std::string::npos)
         << kernel << "\n" << v.out;
   const std::string want =
-      "shuffle_sum: ok\nballot_count: ok\ntile_sum: ok\nsyncwarp_ring: ok\ncudaSuccess\n";
+      "shuffle_sum: ok\nballot_count: ok\ntile_sum: ok\nsyncwarp_ring: ok\n"
+      "shuffle_kinds (whole warps): ok\nshuffle_kinds (a partial warp): ok\ncudaSuccess\n";
   for (const char* exec : {"--exec=loops", "--exec=fibers"}) {
     const cuemu_result r = run_cuemu(std::string("run ") + exec + " " + src);
     EXPECT_EQ(r.status, 0) << exec << "\n" << r.out;

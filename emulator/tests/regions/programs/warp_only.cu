@@ -38,6 +38,18 @@ __global__ void syncwarp_ring(const unsigned* in, unsigned* out) {
   out[i] = ring[base + ((threadIdx.x + 1) & 31)] * 3 + in[i];
 }
 
+// Every shuffle kind in 16-lane segments, in blocks of whole warps (64: the loop's fast case,
+// where a slot's bits give its lane) and with a partial last warp (48 threads: lanes 32-47).
+__global__ void shuffle_kinds(const unsigned* in, unsigned* out) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned v = in[i];
+  const unsigned up = __shfl_up_sync(0xffffffffu, v, 1, 16);
+  const unsigned down = __shfl_down_sync(0xffffffffu, v, 2, 16);
+  const unsigned x = __shfl_xor_sync(0xffffffffu, v, 5, 16);
+  const unsigned idx = __shfl_sync(0xffffffffu, v, 3, 16);
+  out[i] = up + 3 * down + 5 * x + 7 * idx;
+}
+
 int main() {
   const int n = 64 * 40;
   std::vector<unsigned> h(n);
@@ -74,6 +86,17 @@ int main() {
     const int base = i & ~31;
     return h[base + ((i + 1) & 31)] * 3 + h[i];
   });
+  // Segments of 16 threads of a block of `bx` (a multiple of 16): lane l of segment base b.
+  auto kinds = [&](int i, int bx) {
+    const int b = i / bx * bx + (i % bx) / 16 * 16, l = i - b;
+    const unsigned up = l >= 1 ? h[i - 1] : h[i], down = l + 2 < 16 ? h[i + 2] : h[i];
+    return up + 3 * down + 5 * h[b + (l ^ 5)] + 7 * h[b + 3];
+  };
+  for (int bx : {64, 48}) {
+    shuffle_kinds<<<n / bx, bx>>>(in, out);
+    check(bx == 64 ? "shuffle_kinds (whole warps)" : "shuffle_kinds (a partial warp)", n / bx * bx,
+          [&](int i) { return kinds(i, bx); });
+  }
   std::printf("%s\n", cudaGetErrorName(cudaGetLastError()));
   return 0;
 }
