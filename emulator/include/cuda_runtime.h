@@ -34,27 +34,29 @@
 
 // cudaLaunchKernel with the kernel itself (not cast to void*): its parameter types are known.
 template <class... P>
-inline cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 gridDim, dim3 blockDim, void** args,
+// (Its parameters are not named gridDim and blockDim: those would shadow the device variables,
+// which -Wshadow reports in a user's build; CUDA's own headers are system headers.)
+inline cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 grid, dim3 block, void** args,
                                     size_t sharedMem = 0, cudaStream_t stream = 0,
                                     const char* __cuemu_file = __builtin_FILE(),
                                     int __cuemu_line = __builtin_LINE()) {
-  if (!func) return cudaLaunchKernel(static_cast<const void*>(nullptr), gridDim, blockDim, args,
+  if (!func) return cudaLaunchKernel(static_cast<const void*>(nullptr), grid, block, args,
                                      sharedMem, stream);
-  ::cuemu::detail::push_call_configuration(gridDim, blockDim, sharedMem, stream, __cuemu_file,
+  ::cuemu::detail::push_call_configuration(grid, block, sharedMem, stream, __cuemu_file,
                                            __cuemu_line);
   ::cuemu::detail::call_stub_with_args(func, args, std::index_sequence_for<P...>{});
   return ::cuemu::detail::last_launch_result();
 }
 
 template <class... P>
-inline cudaError_t cudaLaunchCooperativeKernel(void (*func)(P...), dim3 gridDim, dim3 blockDim,
+inline cudaError_t cudaLaunchCooperativeKernel(void (*func)(P...), dim3 grid, dim3 block,
                                                void** args, size_t sharedMem = 0,
                                                cudaStream_t stream = 0,
                                                const char* __cuemu_file = __builtin_FILE(),
                                                int __cuemu_line = __builtin_LINE()) {
-  if (!func) return cudaLaunchCooperativeKernel(static_cast<const void*>(nullptr), gridDim,
-                                                blockDim, args, sharedMem, stream);
-  ::cuemu::detail::push_call_configuration(gridDim, blockDim, sharedMem, stream, __cuemu_file,
+  if (!func) return cudaLaunchCooperativeKernel(static_cast<const void*>(nullptr), grid, block,
+                                                args, sharedMem, stream);
+  ::cuemu::detail::push_call_configuration(grid, block, sharedMem, stream, __cuemu_file,
                                            __cuemu_line);
   ::cuemu::detail::make_configuration_cooperative();
   ::cuemu::detail::call_stub_with_args(func, args, std::index_sequence_for<P...>{});

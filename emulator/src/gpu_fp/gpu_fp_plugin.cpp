@@ -13,8 +13,10 @@
 // multiply-adds, at every optimisation level), so it sees the operations the program computes.
 // A double fused multiply-add a * b + c with NaN operands returns the first of a, c, b that is a
 // NaN, quieted (x86 takes them in the order of the instruction form g++ picked).
-// A second pass, before g++ contracts, picks which product of p * q + r * s is fused as nvcc
-// does (fma_choice_pass).
+// A second pass, before g++ contracts, picks which product of p * q + r * s (and p * q - r * s)
+// is fused as nvcc does (fma_choice_pass); a third, just before, computes again in the adding
+// block the products nvcc fuses across blocks (remat_pass); and device code's call arguments are
+// gimplified left to right, as nvcc orders them (order_arguments).
 // In a unit compiled with nvcc's floating-point flags (-fplugin-arg-cuemu_gpu_fp-mode=N, the
 // driver's fp_mode), the first pass also makes the float arithmetic that mode's: -ftz=true
 // flushes subnormal operands and results (add, subtract, multiply, divide and fma become calls
@@ -275,15 +277,19 @@ struct fma_choice_pass : gimple_opt_pass {
   opt_pass* clone() override { return new fma_choice_pass(m_ctxt); }
 };
 
-// ptxas computes a product again in each block that adds it (a loop-invariant product hoisted
-// out of its loop becomes one FFMA per element: `x[i] - 9.0f * s` in a loop) where that costs
-// no register: one operand an immediate (or a kernel parameter, read from the constant bank),
-// or the product a square. A product of two other values stays one FMUL, added by FADDs
-// (`t = a * b` before a loop adding it, or before a branch that adds it: MathContraction's
-// branch_between), as does one with any use that is not an addition or subtraction. g++ fuses
-// a product only into additions of its own block, so this pass, just before g++ forms its fused
-// multiply-adds (after the loop optimisations), computes a product with a constant operand or a
-// square again in each block that adds it (not a product of two kernel parameters: g++ cannot
+// What nvcc fuses across blocks (read from its SASS: tests/math/contraction/ptxas_fusion.cu):
+// - ptxas computes a product again in each block that adds it (a loop-invariant product hoisted
+//   out of its loop becomes one FFMA per element: `x[i] - 9.0f * s` in a loop) where that costs
+//   no register: one operand an immediate (or a kernel parameter, read from the constant bank),
+//   or the product a square;
+// - a product with one use, an addition in a later block no deeper in loops (after a branch, a
+//   select, a loop), is fused there (NVVM sinks or speculates it to the addition);
+// - a product of two other values added in a loop it is invariant in, or added in two blocks
+//   (MathContraction's branch_between), stays one FMUL added by FADDs, as does one with any use
+//   that is not an addition or subtraction.
+// g++ fuses a product only into additions of its own block, so this pass, just before g++ forms
+// its fused multiply-adds (after the loop optimisations), computes the products of the first two
+// kinds again in each block that adds them (not a product of two kernel parameters: g++ cannot
 // tell them from other values once a kernel is inlined into the executor's loops).
 const pass_data kRematPassData = {GIMPLE_PASS, "cuemu_gpu_remat", OPTGROUP_NONE, TV_NONE, PROP_ssa | PROP_cfg, 0, 0,
                                   0, TODO_update_ssa};
@@ -333,9 +339,6 @@ struct remat_pass : gimple_opt_pass {
         else if (gimple_bb(use) != gimple_bb(mult)) elsewhere = true;
       }
       if (!all || !elsewhere) continue;
-      // A product with one use, added in a block no deeper in loops than its own (after a
-      // branch, a select, or a loop): nvcc fuses it (NVVM sinks or speculates it into the
-      // addition's block), where a product added inside a loop it is invariant in is not.
       const bool single = count == 1 && current_loops &&
                           bb_loop_depth(gimple_bb(only)) <= bb_loop_depth(gimple_bb(mult));
       if (!cheap && !single) continue;

@@ -1119,7 +1119,9 @@ std::string translator::bindings(int seg) {
   for (const clang::VarDecl* v : vars) {
     if (!names.insert(v->getNameAsString()).second)
       refuse("two variables named '" + v->getNameAsString() + "' live across a barrier", nullptr);
-    out += "auto& " + v->getNameAsString() + " = __cuemu_v" + std::to_string(slot_of_[v]) +
+    // maybe_unused: a segment binds what its statements may use (-Wunused-variable in a user's
+    // -Wall build would point at their line).
+    out += "[[maybe_unused]] auto& " + v->getNameAsString() + " = __cuemu_v" + std::to_string(slot_of_[v]) +
            "[__cuemu_s]; ";
   }
   // Parameters a thread writes: its own copy.
@@ -1137,7 +1139,7 @@ std::string translator::bindings(int seg) {
     if (used.count(params_[i])) {
       if (!names.insert(params_[i]->getNameAsString()).second)
         refuse("a parameter and a variable with one name", nullptr);
-      out += "auto& " + params_[i]->getNameAsString() + " = __cuemu_p" + std::to_string(i) +
+      out += "[[maybe_unused]] auto& " + params_[i]->getNameAsString() + " = __cuemu_p" + std::to_string(i) +
              "[__cuemu_s]; ";
     }
   // A region's own declarations must not collide with the names bound here.

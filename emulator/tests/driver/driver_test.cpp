@@ -203,6 +203,15 @@ TEST(Driver, AcceptsTheNvccOptionsABuildPasses) {
   EXPECT_EQ(r.out, "sum of squares: 328350\n");
 }
 
+// A build with the host compiler's stricter warnings as errors: the emulator's headers (included
+// as the user's, not as system headers) must not warn. Their launch functions once named their
+// parameters gridDim and blockDim, which -Wshadow reports.
+TEST(Driver, StrictWarningsAsErrorsSeeNoneFromTheEmulatorsHeaders) {
+  const result r = cuemu("run -Xcompiler -Wall,-Wextra,-Wshadow,-Werror " + program("hello.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, "sum of squares: 328350\n");
+}
+
 TEST(Driver, GencodeChoosesTheHighestArchitecture) {
   const std::string src = testing::TempDir() + "/arch_query.cu";
   FILE* f = std::fopen(src.c_str(), "w");
