@@ -340,6 +340,28 @@ class region_uniform {
   stored v_;
 };
 
+// The lane a __shfl*_sync of `lane` reads (j), and whether it is inside the lane's segment of
+// `width` lanes (else the lane keeps its own value): the rules of exec/warp_collectives.cpp.
+[[gnu::always_inline]] inline bool shuffle_source(warp_op op, unsigned lane, int arg, int width, unsigned& j) {
+  const unsigned segmask = (32u - static_cast<unsigned>(width)) & 31u;
+  const unsigned a = static_cast<unsigned>(arg) & 31u;
+  const unsigned min_lane = lane & segmask, max_lane = min_lane | (31u & ~segmask);
+  switch (op) {
+    case warp_op::shfl_up:
+      j = lane - a;
+      return static_cast<int>(j) >= static_cast<int>(min_lane);
+    case warp_op::shfl_down:
+      j = lane + a;
+      return j <= max_lane;
+    case warp_op::shfl_xor:
+      j = lane ^ a;
+      return j <= max_lane;
+    default:
+      j = min_lane | (a & ~segmask);
+      return j <= max_lane;
+  }
+}
+
 // The result of a whole warp's __shfl*_sync for the thread in `slot`, from the values `x` every
 // thread of the block offered: the rules of exec/warp_collectives.cpp (a lane past the end of a
 // partial last warp reads 0).
@@ -350,29 +372,8 @@ template <class T>
   const unsigned i = b.identity ? slot : b.index_of[slot];
   const unsigned lane = i & 31u, warp_first = i - lane;
   const unsigned count = b.n - warp_first < 32u ? b.n - warp_first : 32u;
-  const unsigned segmask = (32u - static_cast<unsigned>(width)) & 31u;
-  const unsigned a = static_cast<unsigned>(arg) & 31u;
-  const unsigned min_lane = lane & segmask, max_lane = min_lane | (31u & ~segmask);
   unsigned j;
-  bool valid;
-  switch (op) {
-    case warp_op::shfl_up:
-      j = lane - a;
-      valid = static_cast<int>(j) >= static_cast<int>(min_lane);
-      break;
-    case warp_op::shfl_down:
-      j = lane + a;
-      valid = j <= max_lane;
-      break;
-    case warp_op::shfl_xor:
-      j = lane ^ a;
-      valid = j <= max_lane;
-      break;
-    default:
-      j = min_lane | (a & ~segmask);
-      valid = j <= max_lane;
-      break;
-  }
+  const bool valid = shuffle_source(op, lane, arg, width, j);
   if (!valid) return x[slot];
   if (j >= count) {
     T zero;
@@ -388,29 +389,8 @@ template <class T>
 [[gnu::always_inline]] inline T region_shuffle_whole(warp_op op, const region_var<T>& x, unsigned slot, int arg,
                                                      int width) {
   const unsigned lane = slot & 31u;
-  const unsigned segmask = (32u - static_cast<unsigned>(width)) & 31u;
-  const unsigned a = static_cast<unsigned>(arg) & 31u;
-  const unsigned min_lane = lane & segmask, max_lane = min_lane | (31u & ~segmask);
   unsigned j;
-  bool valid;
-  switch (op) {
-    case warp_op::shfl_up:
-      j = lane - a;
-      valid = static_cast<int>(j) >= static_cast<int>(min_lane);
-      break;
-    case warp_op::shfl_down:
-      j = lane + a;
-      valid = j <= max_lane;
-      break;
-    case warp_op::shfl_xor:
-      j = lane ^ a;
-      valid = j <= max_lane;
-      break;
-    default:
-      j = min_lane | (a & ~segmask);
-      valid = j <= max_lane;
-      break;
-  }
+  const bool valid = shuffle_source(op, lane, arg, width, j);
   return x[valid ? slot - lane + j : slot];
 }
 
