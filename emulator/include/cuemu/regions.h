@@ -337,7 +337,9 @@ class region_uniform {
   }
 
  private:
-  stored v_;
+  // Value-initialised: the block's `once` pass sets it, which g++'s -Wmaybe-uninitialized (in a
+  // user's -Wall -Werror build) cannot see.
+  stored v_{};
 };
 
 // The lane a __shfl*_sync of `lane` reads (j), and whether it is inside the lane's segment of

@@ -1149,6 +1149,11 @@ std::string translator::bindings(int seg) {
         if (const auto* v = llvm::dyn_cast<clang::VarDecl>(x))
           if (!slot_of_.count(v) && names.count(v->getNameAsString()))
             refuse("a variable named like one live across a barrier", d);
+  // A thread's copy of a parameter is named like the parameter, which the lambda can see: the
+  // user's -Wshadow must not see the emulator's bindings (and only them).
+  if (!out.empty())
+    out = "_Pragma(\"GCC diagnostic push\") _Pragma(\"GCC diagnostic ignored \\\"-Wshadow\\\"\") " + out +
+          "_Pragma(\"GCC diagnostic pop\") ";
   return out;
 }
 

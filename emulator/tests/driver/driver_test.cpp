@@ -212,6 +212,20 @@ TEST(Driver, StrictWarningsAsErrorsSeeNoneFromTheEmulatorsHeaders) {
   EXPECT_EQ(r.out, "sum of squares: 328350\n");
 }
 
+// The loop path's translation under the same flags: a thread's copy of a pointer parameter it
+// advances is bound under the parameter's name, which -Wshadow saw until the bindings were
+// exempted; the kernel then fell back to coroutines and the build printed the error.
+TEST(Driver, StrictWarningsAsErrorsSeeNoneFromTheLoopPath) {
+  const result r =
+      cuemu("run -v -Xcompiler -Wall,-Wextra,-Wshadow,-Werror " + program("parameter_across_barrier.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  // Sums of 0..511 in blocks of 128, plus n = 512.
+  EXPECT_TRUE(has(r, "\n8640 25024 41408 57792 \n")) << r.out;
+  EXPECT_TRUE(has(r, "kernel block_sums: loops over threads")) << r.out;
+  EXPECT_FALSE(has(r, "warning")) << r.out;
+  EXPECT_FALSE(has(r, "did not compile with its region forms")) << r.out;
+}
+
 TEST(Driver, GencodeChoosesTheHighestArchitecture) {
   const std::string src = testing::TempDir() + "/arch_query.cu";
   FILE* f = std::fopen(src.c_str(), "w");
