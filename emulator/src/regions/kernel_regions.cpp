@@ -93,7 +93,21 @@ class translator {
   const std::string& fallback_why() const { return fallback_why_; }
 
  private:
-  unsigned line_of(clang::SourceLocation l) const { return sm_.getExpansionLineNumber(l); }
+  // Where l was written, as #line directives say (a function written out in the kernel,
+  // regions/inline_calls.h, keeps its own file and lines).
+  unsigned line_of(clang::SourceLocation l) const {
+    const clang::PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(l));
+    return p.isValid() ? p.getLine() : sm_.getExpansionLineNumber(l);
+  }
+  std::string file_of(clang::SourceLocation l) const {
+    const clang::SourceLocation x = sm_.getExpansionLoc(l);
+    const clang::PresumedLoc p = sm_.getPresumedLoc(x);
+    if (p.isInvalid()) return file_;
+    // The main file under the name clang was given (no #line): the user's spelling.
+    const clang::FileEntry* main = sm_.getFileEntryForID(sm_.getMainFileID());
+    if (sm_.getFileID(x) == sm_.getMainFileID() && main && main->getName() == p.getFilename()) return file_;
+    return p.getFilename();
+  }
   [[noreturn]] void refuse(const std::string& why, const clang::Stmt* at) const {
     throw refusal{why + (at ? " (line " + std::to_string(line_of(at->getBeginLoc())) + ")" : "")};
   }
@@ -724,11 +738,20 @@ class param_writes : public clang::RecursiveASTVisitor<param_writes> {
   bool VisitDeclRefExpr(clang::DeclRefExpr* e) {
     const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(e->getDecl());
     if (!p) return true;
-    auto parents = ctx_.getParents(*e);
+    // Read: converted to its value, through any parentheses ((n) is a read of n).
+    clang::DynTypedNode n = clang::DynTypedNode::create(*e);
     bool read = false;
-    if (!parents.empty())
+    for (;;) {
+      auto parents = ctx_.getParents(n);
+      if (parents.empty()) break;
+      if (parents[0].get<clang::ParenExpr>()) {
+        n = parents[0];
+        continue;
+      }
       if (const auto* c = parents[0].get<clang::ImplicitCastExpr>())
         read = c->getCastKind() == clang::CK_LValueToRValue;
+      break;
+    }
     if (!read) out_.insert(p);
     return true;
   }
@@ -972,7 +995,7 @@ void comma_operands(const clang::Expr* e, std::vector<const clang::Expr*>& out) 
 
 
 std::string translator::line_directive(const clang::Stmt* s) const {
-  return "\n#line " + std::to_string(line_of(s->getBeginLoc())) + " " + quote(file_) + "\n";
+  return "\n#line " + std::to_string(line_of(s->getBeginLoc())) + " " + quote(file_of(s->getBeginLoc())) + "\n";
 }
 
 // The edits inside statements: return ends the thread; a hoisted declaration stores its value in
@@ -1404,7 +1427,7 @@ void translator::emit(const std::vector<item>& items, std::string& out, int dept
         out += llvm::isa<clang::BreakStmt>(it.s) ? "break;\n" : "continue;\n";
         break;
       case item::fibers:
-        out += "__cuemu_rb->fibers(" + quote(file_) + ", " + std::to_string(line_of(it.s->getBeginLoc())) + ", " +
+        out += "__cuemu_rb->fibers(" + quote(file_of(it.s->getBeginLoc())) + ", " + std::to_string(line_of(it.s->getBeginLoc())) + ", " +
                (nothing_syncs_after(it.s) ? "true" : "false") + ", " +
                lambda(it.seg, false, "CUEMU_FIBER_STATEMENT ") + ");\n";
         break;

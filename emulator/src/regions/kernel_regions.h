@@ -23,6 +23,8 @@ struct kernel_result {
   unsigned bounded = 0;  // regions that are one `if (threadIdx.x < L)`, run below the bound
   // Block-level statements run as coroutines (region_block::fibers): (line, why).
   std::vector<std::pair<unsigned, std::string>> fibers;
+  // Calls of functions that synchronise written out in it (regions/inline_calls.h).
+  unsigned written_out = 0;
 };
 
 // `file`: the name #line directives give (the user's spelling of the .cu); `original`: its text

@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "regions/inline_calls.h"
 #include "regions/kernel_regions.h"
 #include "regions/quote.h"
 
@@ -38,9 +39,15 @@ using namespace cuemu::regions;
 
 struct run_state {
   std::string file;      // for #line
-  std::string original;  // the file's text, launch configurations and all
+  std::string original;  // the file as written, launch configurations and all
   std::vector<kernel_result> kernels;
-  std::vector<std::pair<unsigned, std::string>> inserts;  // (offset in the file, region form)
+  // Per kernel: where its region form goes (after the body's '{'; 0 if none) and where its
+  // body ends.
+  std::vector<unsigned> at, end;
+  // The first parse: the kernels' calls of functions that synchronise, to write out (the
+  // second parse reads the file with them written out).
+  std::vector<text_edit> edits;
+  bool written_out = false;
 };
 
 bool ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
@@ -123,17 +130,25 @@ class consumer : public clang::ASTConsumer {
     clang::SourceManager& sm = ctx.getSourceManager();
     for (const clang::FunctionDecl* k : f.found) {
       kernel_result r = translate_kernel(ctx, calls, k, st_.file, st_.original);
+      unsigned at = 0, end = 0;
+      const auto* body = llvm::cast<clang::CompoundStmt>(k->getBody());
+      const clang::SourceLocation brace = body->getLBracLoc(), rbrace = body->getRBracLoc();
+      if (!brace.isMacroID() && sm.getFileID(brace) == sm.getMainFileID() && !rbrace.isMacroID() &&
+          sm.getFileID(rbrace) == sm.getMainFileID())
+        end = sm.getFileOffset(rbrace);
       if (r.regions) {
-        const clang::SourceLocation brace = llvm::cast<clang::CompoundStmt>(k->getBody())->getLBracLoc();
-        if (brace.isMacroID() || sm.getFileID(brace) != sm.getMainFileID()) {
+        if (end == 0) {
           r.regions = false;
           r.why = "its body could not be rewritten";
         } else {
-          st_.inserts.emplace_back(sm.getFileOffset(brace) + 1, r.code);
+          at = sm.getFileOffset(brace) + 1;
         }
       }
       st_.kernels.push_back(std::move(r));
+      st_.at.push_back(at);
+      st_.end.push_back(end);
     }
+    if (!st_.written_out) st_.edits = inline_sync_calls(ctx, calls, f.found, st_.file, st_.original);
   }
 
  private:
@@ -164,6 +179,18 @@ class action_factory : public clang::tooling::FrontendActionFactory {
   run_state& st_;
 };
 
+
+// Parses the text of st.original (as the file at `path`) and translates its kernels into st.
+void parse(const clang::tooling::CompilationDatabase& db, const std::string& path, run_state& st) {
+  clang::tooling::ClangTool tool(db, {path});
+  const std::string parsed = without_launch_syntax(st.original);  // mapVirtualFile keeps a reference
+  tool.mapVirtualFile(path, parsed);
+  // CUEMU_REGIONS_DIAGNOSTICS=1 shows clang's messages (errors outside kernels are expected).
+  clang::IgnoringDiagConsumer quiet;
+  if (!std::getenv("CUEMU_REGIONS_DIAGNOSTICS")) tool.setDiagnosticConsumer(&quiet);
+  action_factory factory(st);
+  tool.run(&factory);  // errors outside the kernels are expected (see action)
+}
 
 int usage() {
   std::fprintf(stderr,
@@ -210,19 +237,60 @@ int main(int argc, char** argv) {
   // The tool's file names are absolute (its virtual file system overlays the blanked text there).
   char resolved[PATH_MAX];
   const std::string path = realpath(in.c_str(), resolved) ? resolved : in;
-  clang::tooling::ClangTool tool(db, {path});
   st.original = text;
-  const std::string parsed = without_launch_syntax(text);  // mapVirtualFile keeps a reference
-  tool.mapVirtualFile(path, parsed);
-  // CUEMU_REGIONS_DIAGNOSTICS=1 shows clang's messages (errors outside kernels are expected).
-  clang::IgnoringDiagConsumer quiet;
-  if (!std::getenv("CUEMU_REGIONS_DIAGNOSTICS")) tool.setDiagnosticConsumer(&quiet);
-  action_factory factory(st);
-  tool.run(&factory);  // errors outside the kernels are expected (see action)
+  parse(db, path, st);
+  // Again with the kernels' calls of functions that synchronise written out: a kernel takes that
+  // translation where it cuts more of the kernel into loops (fewer statements as coroutines).
+  if (!st.edits.empty()) {
+    run_state second;
+    second.file = st.file;
+    second.written_out = true;
+    second.original = text;
+    for (auto e = st.edits.rbegin(); e != st.edits.rend(); ++e)
+      second.original.replace(e->from, e->to - e->from, e->text);
+    parse(db, path, second);
+    // CUEMU_REGIONS_WRITTEN_OUT=FILE: the text the second parse read (for the translation's developers).
+    if (const char* dump = std::getenv("CUEMU_REGIONS_WRITTEN_OUT")) std::ofstream(dump) << second.original;
+    // An offset of the second text outside the edits, in the first.
+    auto back = [&](unsigned o) {
+      long delta = 0;
+      for (const text_edit& e : st.edits) {
+        if (o <= e.from + delta) break;
+        delta += static_cast<long>(e.text.size()) - static_cast<long>(e.to - e.from);
+      }
+      return static_cast<unsigned>(o - delta);
+    };
+    for (std::size_t k = 0; k < st.kernels.size() && k < second.kernels.size(); ++k) {
+      kernel_result& a = st.kernels[k];
+      kernel_result& b = second.kernels[k];
+      if (a.name != b.name || a.line != b.line || !b.regions) continue;
+      if (a.regions && b.fibers.size() >= a.fibers.size()) continue;
+      unsigned n = 0;
+      for (const text_edit& e : st.edits)
+        if (e.from > st.at[k] && e.to <= st.end[k]) ++n;
+      if (n == 0 || st.end[k] == 0) continue;
+      // What the written-out copies add to a user's warnings (a parameter passed on and never
+      // read otherwise, ...): the region form is exempt from them; the functions themselves and
+      // the kernel as written are compiled too, with every warning of their own.
+      std::string code = std::move(b.code);
+      const std::size_t tail = code.rfind("\n#line ");
+      code.insert(tail == std::string::npos ? code.size() : tail, "\n#pragma GCC diagnostic pop");
+      code = "\n#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wshadow\"\n"
+             "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
+             "#pragma GCC diagnostic ignored \"-Wunused-but-set-variable\"\n" + code;
+      b.code = std::move(code);
+      b.written_out = n;
+      a = std::move(b);
+      st.at[k] = back(second.at[k]);
+    }
+  }
 
   std::string lines;
   for (const kernel_result& k : st.kernels) {
     std::string how = k.regions ? "loops over threads" : "coroutines (" + k.why + ")";
+    if (k.written_out)
+      how += " (" + std::to_string(k.written_out) + " call" + (k.written_out > 1 ? "s" : "") +
+             " of functions that synchronise written out)";
     if (k.bounded)
       how += " (" + std::to_string(k.bounded) + " of its regions run only the threads below a bound)";
     for (const auto& [line, why] : k.fibers)
@@ -230,10 +298,12 @@ int main(int argc, char** argv) {
     lines += st.file + ":" + std::to_string(k.line) + ": kernel " + k.name + ": " + how + "\n";
   }
   if (!report.empty()) std::ofstream(report) << lines;
-  if (st.inserts.empty()) return 3;
-  std::sort(st.inserts.begin(), st.inserts.end(),
-            [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (const auto& [offset, code] : st.inserts) text.insert(offset, code);
+  std::vector<std::pair<unsigned, std::string>> inserts;  // (offset in the file, region form)
+  for (std::size_t k = 0; k < st.kernels.size(); ++k)
+    if (st.kernels[k].regions && st.at[k]) inserts.emplace_back(st.at[k], st.kernels[k].code);
+  if (inserts.empty()) return 3;
+  std::sort(inserts.begin(), inserts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [offset, code] : inserts) text.insert(offset, code);
   std::ofstream w(out, std::ios::binary);
   w << "#line 1 " << quote(st.file) << "\n" << text;
   if (!w) {

@@ -54,13 +54,13 @@ class sync_calls {
   // The N of a call to a member of cooperative_groups::thread_block_tile<N> with N <= 32 (a
   // tile of a warp or less), else 0.
   static unsigned tile_width(const clang::CallExpr* call);
+  // Whether a function is the emulator's or the system's (declared in their headers, or a
+  // compiler builtin): what it does is known. Else it is the user's (from another file, when it
+  // has no body here, and then nothing is known).
+  bool known_elsewhere(const clang::FunctionDecl* fn);
 
  private:
   friend class summary_walker;
-  // Whether a function without a body here is the emulator's or the system's (declared in their
-  // headers, or a compiler builtin): what it does is known. Else it is the user's, from another
-  // file, and nothing is known.
-  bool known_elsewhere(const clang::FunctionDecl* fn);
   clang::ASTContext& ctx_;
   std::string emulator_dir_;  // the directory of the emulator's device_launch_parameters.h
   bool emulator_dir_found_ = false;

@@ -73,8 +73,8 @@ TEST(Regions, EachKernelTakesThePathItsShapeAllows) {
       {"dependent_tile", "coroutines (an 'auto' variable of a type that depends on template "
                          "parameters live across a barrier)"},
       {"shuffle_after_return", "coroutines (a return in a kernel with warp shuffles)"},
-      {"barrier_in_callee", "loops over threads; the statement at line 181 as coroutines (a barrier "
-                            "or warp collective inside a function it calls)"},
+      // Its callee is written out in it (written_out.cu has the shapes of that).
+      {"barrier_in_callee", "loops over threads (1 call of functions that synchronise written out)"},
       {"spin_then_barrier", "coroutines (a loop that polls memory"},
       {"uniform_break_continue", "loops over threads"},
       // The break leaves its `if`: the loop around it runs as coroutines.
@@ -118,6 +118,45 @@ TEST(Regions, WarpOnlyKernelsTakeLoopsToo) {
   }
 }
 
+// A kernel's calls of __device__ functions that synchronise are written out in it, and the
+// functions' barriers cut like the kernel's own; the calls it cannot write out (a return before
+// the function's end, a function that prints its own name, a global its body reads that a
+// variable of the kernel hides) run as coroutines. Each kernel checks its result against a CPU
+// reference; both paths and other schedules print the same.
+TEST(Regions, CallsOfFunctionsThatSynchroniseAreWrittenOut) {
+  const std::string src = std::string(PROGRAMS_DIR) + "/written_out.cu";
+  const cuemu_result v = run_cuemu("cc -v " + src + " -o /dev/null");
+  ASSERT_EQ(v.status, 0) << v.out;
+  const std::map<std::string, std::string> want = {
+      {"void_call", "loops over threads (1 call of functions that synchronise written out)\n"},
+      {"nested_values", "loops over threads (1 call of functions that synchronise written out)\n"},
+      {"template_twice", "loops over threads (2 calls of functions that synchronise written out)\n"},
+      {"in_template", "loops over threads (1 call of functions that synchronise written out)\n"},
+      {"stays_a_call", "loops over threads; the statement at line 96 as coroutines (a barrier or warp "
+                       "collective inside a function it calls)\n"},
+      {"kept_calls", "loops over threads; the statement at line 116 as coroutines (a barrier or warp "
+                     "collective inside a function it calls); the statement at line 118 as coroutines "
+                     "(a barrier or warp collective inside a function it calls)\n"},
+  };
+  for (const auto& [kernel, path] : want)
+    EXPECT_NE(v.out.find(": kernel " + kernel + ": " + path), std::string::npos)
+        << kernel << " should take: " << path << "\n" << v.out;
+  const std::string expected =
+      "void_call: ok\nnested_values: ok\ntemplate_twice: ok\nstays_a_call: ok\nin_template: ok\n"
+      "in named\nkept_calls: ok\nall ok\n";
+  for (const char* env : {"--exec=loops", "--exec=fibers"}) {
+    const cuemu_result r = run_cuemu(std::string("run ") + env + " " + src);
+    EXPECT_EQ(r.status, 0) << env << "\n" << r.out;
+    EXPECT_EQ(r.out, expected) << env;
+  }
+  // Under a user's strict warnings the written-out code adds none of its own (its variables are
+  // renamed; the region form is exempt from -Wshadow): the kernels keep their loops.
+  const cuemu_result strict = run_cuemu("cc -v -Xcompiler -Wall,-Wextra,-Wshadow " + src + " -o /dev/null");
+  EXPECT_EQ(strict.status, 0) << strict.out;
+  EXPECT_EQ(strict.out.find("did not compile with its region forms"), std::string::npos) << strict.out;
+  EXPECT_EQ(strict.out.find("__cuemu"), std::string::npos) << strict.out;
+}
+
 // What another file's function reaches is not known here: the statement calling it runs as
 // coroutines.
 TEST(Regions, CallToAFunctionOfAnotherFileRunsAsCoroutines) {
@@ -144,18 +183,18 @@ TEST(Regions, StatementsTheLoopsCannotCutRunAsCoroutines) {
   const char* const callee = "as coroutines (a barrier or warp collective inside a function it calls)";
   const char* const divergent = "as coroutines (a barrier under a condition that may differ";
   const std::vector<std::pair<std::string, std::string>> want = {
-      {"callee_sync", std::string("loops over threads; the statement at line 48 ") + callee +
-                          "; the statement at line 49 " + callee},
-      {"last_warp", std::string("loops over threads; the statement at line 67 ") + divergent},
+      {"callee_sync", std::string("loops over threads; the statement at line 49 ") + callee +
+                          "; the statement at line 50 " + callee},
+      {"last_warp", std::string("loops over threads; the statement at line 68 ") + divergent},
       // No barrier after it: a thread that finishes it leaves the block's barriers.
-      {"split_barriers", std::string("loops over threads; the statement at line 81 ") + divergent},
+      {"split_barriers", std::string("loops over threads; the statement at line 82 ") + divergent},
       // Its __syncwarp(__activemask()) names no constant mask: the translation cannot see which
       // lanes it waits for.
-      {"return_inside", "loops over threads; the statement at line 99 as coroutines (__syncwarp: a "
+      {"return_inside", "loops over threads; the statement at line 100 as coroutines (__syncwarp: a "
                         "warp collective"},
-      {"callee_in_loop", std::string("loops over threads; the statement at line 116 ") + callee},
-      {"contracted_callee", std::string("loops over threads; the statement at line 133 ") + callee},
-      {"restrict_params", std::string("loops over threads; the statement at line 145 ") + callee},
+      {"callee_in_loop", std::string("loops over threads; the statement at line 117 ") + callee},
+      {"contracted_callee", std::string("loops over threads; the statement at line 134 ") + callee},
+      {"restrict_params", std::string("loops over threads; the statement at line 146 ") + callee},
   };
   EXPECT_EQ(built.out.find("did not compile with its region forms"), std::string::npos) << built.out;
   for (const auto& [kernel, path] : want)
@@ -309,7 +348,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "progress/programs/activemask.cu", "progress/programs/producer_consumer.cu",
                       "progress/programs/lookback_scan.cu", "progress/programs/grid_sync.cu",
                       "dynamic_parallelism/programs/cdp.cu",
-                      "regions/programs/shapes.cu"),
+                      "regions/programs/shapes.cu", "regions/programs/written_out.cu"),
     [](const ::testing::TestParamInfo<const char*>& i) {
       std::string n = i.param;
       for (char& c : n)

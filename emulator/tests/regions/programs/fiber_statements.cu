@@ -20,8 +20,9 @@
 
 constexpr int kBlock = 256;
 
-// A block's sum through shared memory: barriers inside a called function.
-__device__ int block_sum(int* s, int v) {
+// A block's sum through shared memory: barriers inside a called function (__noinline__: the
+// call stays a call, not written out in the kernel; written_out.cu has those).
+__device__ __noinline__ int block_sum(int* s, int v) {
   s[threadIdx.x] = v;
   __syncthreads();
   for (int k = blockDim.x / 2; k > 0; k >>= 1) {
@@ -33,8 +34,8 @@ __device__ int block_sum(int* s, int v) {
   return r;
 }
 
-// A warp's sum: shuffles inside a called function.
-__device__ int warp_sum(int v) {
+// A warp's sum: shuffles inside a called function (__noinline__, as above).
+__device__ __noinline__ int warp_sum(int v) {
   for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
   return v;
 }
