@@ -347,6 +347,7 @@ class inliner {
     // The parameters, each initialised from its argument (its name in the body is renamed, like
     // every variable of the body, so that nothing it declares meets a name of the caller's).
     out += "{ ";
+    std::map<const clang::ParmVarDecl*, std::string> aliases;
     for (unsigned i = 0; i < def->getNumParams(); ++i) {
       const clang::ParmVarDecl* p = def->getParamDecl(i);
       const clang::QualType t = p->getType();
@@ -367,6 +368,14 @@ class inliner {
         const auto [xb, xe] = expr_extent(arg, afid);
         arg_text = source(afid, xb, xe, {});
       }
+      // A reference bound to a variable, a constant element of an array or a field of either is
+      // that object under another name: the body names the object (a reference variable could
+      // not be stored per thread across its barriers).
+      if (t->isReferenceType() && p->getIdentifier() && !llvm::isa<clang::CXXDefaultArgExpr>(arg) &&
+          stable_lvalue(arg)) {
+        aliases[p] = "(" + arg_text + ")";
+        continue;
+      }
       out += tn + " " + a + " = (" + arg_text + "); ";
       if (!p->getIdentifier()) out += "(void)" + a + "; ";
     }
@@ -383,7 +392,7 @@ class inliner {
         sm_.getFileID(body->getRBracLoc()) != bfid)
       throw no_inline{};
     std::vector<splice> targs = template_arguments(def);
-    renames(def, body, tag, targs);
+    renames(def, body, tag, aliases, targs);
     struct restore {
       inliner& in;
       std::vector<splice>* was;
@@ -457,17 +466,38 @@ class inliner {
     if (def->isTemplateInstantiation() && !def->getTemplateSpecializationArgs()) throw no_inline{};
   }
 
+  // An lvalue that names the same object wherever it is evaluated in the function's body: a
+  // variable, an element of an array variable at a constant index, a field of either.
+  bool stable_lvalue(const clang::Expr* e) const {
+    e = e->IgnoreParens();
+    while (const auto* c = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) {
+      if (c->getCastKind() != clang::CK_NoOp) return false;
+      e = c->getSubExpr()->IgnoreParens();
+    }
+    if (e->isTypeDependent() || e->isValueDependent() || !e->isLValue()) return false;
+    if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(e)) return llvm::isa<clang::VarDecl>(d->getDecl());
+    if (const auto* m = llvm::dyn_cast<clang::MemberExpr>(e)) return !m->isArrow() && stable_lvalue(m->getBase());
+    if (const auto* a = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) {
+      const auto* base = llvm::dyn_cast<clang::DeclRefExpr>(a->getBase()->IgnoreParenImpCasts());
+      return base && base->getType()->isArrayType() && a->getIdx()->isIntegerConstantExpr(ctx_) &&
+             !a->getIdx()->HasSideEffects(ctx_);
+    }
+    return false;
+  }
+
   static std::string renamed(const std::string& name, const std::string& tag) {
     return name + "__cuemu" + tag;
   }
 
   // Every variable of the function (its parameters and the body's own) under a name of its own.
+  // (A parameter in `aliases` is the object its argument names: written as that argument.)
   void renames(const clang::FunctionDecl* def, const clang::CompoundStmt* body, const std::string& tag,
-               std::vector<splice>& out) {
+               const std::map<const clang::ParmVarDecl*, std::string>& aliases, std::vector<splice>& out) {
     struct v : clang::RecursiveASTVisitor<v> {
       inliner* self;
       const clang::FunctionDecl* def;
       const std::string* tag;
+      const std::map<const clang::ParmVarDecl*, std::string>* aliases;
       std::vector<splice>* out;
       std::set<unsigned> at;
       bool bad = false;
@@ -492,7 +522,10 @@ class inliner {
         }
         const unsigned from = sm.getFileOffset(l);
         if (!at.insert(from).second) return;
-        out->push_back({from, from + static_cast<unsigned>(d->getName().size()), renamed(d->getName().str(), *tag)});
+        std::string text = renamed(d->getName().str(), *tag);
+        if (const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(d))
+          if (auto it = aliases->find(p); it != aliases->end()) text = it->second;
+        out->push_back({from, from + static_cast<unsigned>(d->getName().size()), text});
       }
       bool VisitVarDecl(clang::VarDecl* d) {
         if (llvm::isa<clang::DecompositionDecl>(d)) bad = true;
@@ -505,7 +538,11 @@ class inliner {
       }
       bool TraverseLambdaExpr(clang::LambdaExpr* l) {
         for (const clang::LambdaCapture& c : l->explicit_captures())
-          if (c.capturesVariable() && own(c.getCapturedVar())) add(c.getLocation(), c.getCapturedVar());
+          if (c.capturesVariable() && own(c.getCapturedVar())) {
+            if (const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(c.getCapturedVar()); p && aliases->count(p))
+              bad = true;  // a capture names a variable, not an expression
+            add(c.getLocation(), c.getCapturedVar());
+          }
         // Its own parameters are the lambda's: not renamed (own() is false for them), and its
         // body refers to the function's variables under their new names.
         return clang::RecursiveASTVisitor<v>::TraverseStmt(l->getBody());
@@ -514,6 +551,7 @@ class inliner {
     w.self = this;
     w.def = def;
     w.tag = &tag;
+    w.aliases = &aliases;
     w.out = &out;
     w.TraverseStmt(const_cast<clang::CompoundStmt*>(body));
     if (w.bad) throw no_inline{};

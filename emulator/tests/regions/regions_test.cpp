@@ -132,6 +132,7 @@ TEST(Regions, CallsOfFunctionsThatSynchroniseAreWrittenOut) {
       {"nested_values", "loops over threads (1 call of functions that synchronise written out)\n"},
       {"template_twice", "loops over threads (2 calls of functions that synchronise written out)\n"},
       {"in_template", "loops over threads (1 call of functions that synchronise written out)\n"},
+      {"reference_results", "loops over threads (1 call of functions that synchronise written out)\n"},
       {"stays_a_call", "loops over threads; the statement at line 96 as coroutines (a barrier or warp "
                        "collective inside a function it calls)\n"},
       {"kept_calls", "loops over threads; the statement at line 116 as coroutines (a barrier or warp "
@@ -143,7 +144,7 @@ TEST(Regions, CallsOfFunctionsThatSynchroniseAreWrittenOut) {
         << kernel << " should take: " << path << "\n" << v.out;
   const std::string expected =
       "void_call: ok\nnested_values: ok\ntemplate_twice: ok\nstays_a_call: ok\nin_template: ok\n"
-      "in named\nkept_calls: ok\nall ok\n";
+      "reference_results: ok\nin named\nkept_calls: ok\nall ok\n";
   for (const char* env : {"--exec=loops", "--exec=fibers"}) {
     const cuemu_result r = run_cuemu(std::string("run ") + env + " " + src);
     EXPECT_EQ(r.status, 0) << env << "\n" << r.out;

@@ -128,6 +128,33 @@ __global__ void in_template(const int* in, int* out) {
   if (threadIdx.x == 0) out[blockIdx.x] = s[0];
 }
 
+// Results through reference parameters bound to the kernel's variables (cuda-samples' dxtc):
+// the body names those variables, which live across its barriers.
+struct best_of {
+  int value, lane;
+};
+__device__ void block_max(int* s, int v, int& best, best_of& at) {
+  s[threadIdx.x] = v;
+  __syncthreads();
+  for (int w = kBlock / 2; w > 0; w /= 2) {
+    if (static_cast<int>(threadIdx.x) < w && s[threadIdx.x + w] > s[threadIdx.x]) s[threadIdx.x] = s[threadIdx.x + w];
+    __syncthreads();
+  }
+  best = s[0];
+  at.value = best;
+  at.lane = v == best ? static_cast<int>(threadIdx.x) : -1;
+  __syncthreads();
+}
+
+__global__ void reference_results(const int* in, int* out) {
+  __shared__ int s[kBlock];
+  const int i = blockIdx.x * kBlock + threadIdx.x;
+  int best = 0;
+  best_of at[1];
+  block_max(s, in[i], best, at[0]);
+  out[i] = best * 1000 + at[0].lane;
+}
+
 int main() {
   std::vector<int> h(kN);
   for (int i = 0; i < kN; ++i) h[i] = (i * 37) % 101 - 20;
@@ -196,6 +223,17 @@ int main() {
     ok = ok && out[b] == sum;
   }
   report("in_template", ok);
+
+  reference_results<<<kBlocks, kBlock>>>(in, out);
+  cudaDeviceSynchronize();
+  ok = true;
+  for (int i = 0; i < kN; ++i) {
+    const int b = i / kBlock, t = i % kBlock;
+    int best = h[b * kBlock];
+    for (int u = 0; u < kBlock; ++u) best = best > h[b * kBlock + u] ? best : h[b * kBlock + u];
+    ok = ok && out[i] == best * 1000 + (h[i] == best ? t : -1);
+  }
+  report("reference_results", ok);
 
   for (int i = 0; i < kN; ++i) in[i] = h[i] + 20;
   kept_calls<<<kBlocks, kBlock>>>(in, out);
