@@ -317,6 +317,41 @@ class region_var {
   stored* p_;
 };
 
+// A variable live across a barrier whose type is not trivially copyable (cuda::pipeline, a
+// class with a destructor), declared at the kernel's top level: each thread's object is
+// constructed in place where the thread runs its declaration, never copied, and destroyed when
+// the block's region form ends (a thread's own scope ends with the kernel's).
+template <class T>
+class region_object {
+ public:
+  using stored = std::remove_cv_t<T>;
+  static_assert(!std::is_array_v<stored>, "the translation keeps arrays of objects on coroutines");
+  explicit region_object(region_block& b)
+      : p_(static_cast<stored*>(b.alloc(sizeof(stored) * b.n, alignof(stored)))),
+        built_(static_cast<unsigned char*>(b.alloc(b.n, 1))),
+        n_(b.n) {
+    std::memset(built_, 0, n_);
+  }
+  region_object(const region_object&) = delete;
+  region_object& operator=(const region_object&) = delete;
+  ~region_object() {
+    for (unsigned s = 0; s < n_; ++s)
+      if (built_[s]) p_[s].~stored();
+  }
+  T& operator[](unsigned s) const noexcept { return p_[s]; }
+  // Where thread s constructs its object (the one it had before, if any, ends first).
+  void* place(unsigned s) const {
+    if (built_[s]) p_[s].~stored();
+    built_[s] = 1;
+    return &p_[s];
+  }
+
+ private:
+  stored* p_;
+  unsigned char* built_;
+  unsigned n_;
+};
+
 // A variable live across a barrier that has one value in every thread (the translation proved
 // it): one copy for the block.
 template <class T>

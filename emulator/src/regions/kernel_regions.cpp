@@ -134,6 +134,9 @@ class translator {
   void find_uniform();
   void require_uniform();
   std::string type_of(const clang::VarDecl* v);
+  // A class whose destruction reaches no synchronisation, poll or threadIdx (nothing at all for
+  // a trivial destructor).
+  bool plain_destructor(const clang::CXXRecordDecl* r);
   void prepare_edits();
   std::string text(const clang::Stmt* s);
   std::string expr_text(const clang::Expr* e) {
@@ -168,6 +171,11 @@ class translator {
   std::vector<const clang::ParmVarDecl*> params_;  // parameters a thread writes
   std::vector<std::string> dependent_types_;
   std::set<const clang::VarDecl*> uniform_;  // block-level variables equal in every thread
+  // Hoisted variables of types that are not trivially copyable: constructed in place
+  // (region_object), only where declared at the kernel's top level.
+  std::set<const clang::VarDecl*> objects_;
+  unsigned nesting_ = 0;                     // inside a block-level statement
+  std::set<const clang::VarDecl*> nested_;   // declared there
   // Those of them stored once for the block: written only where one thread's run is every
   // thread's (a for loop's initialisation or increment).
   std::set<const clang::VarDecl*> single_;
@@ -259,7 +267,10 @@ bool translator::invariant(const clang::DeclStmt* d) {
 void translator::declare(const clang::DeclStmt* d, int seg) {
   for (const clang::Decl* x : d->decls()) {
     if (llvm::isa<clang::DecompositionDecl>(x)) refuse("a structured binding at block level", d);
-    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(x)) declared_in_[v] = seg;
+    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(x)) {
+      declared_in_[v] = seg;
+      if (nesting_ > 0) nested_.insert(v);
+    }
   }
 }
 
@@ -523,6 +534,11 @@ item translator::shuffle_parts(const clang::Stmt* st) {
 item translator::block_level_parts(const clang::Stmt* s) {
   if (const auto* a = llvm::dyn_cast<clang::AttributedStmt>(s))
     return block_level(a->getSubStmt());  // #pragma unroll: a hint the region form drops
+  struct nested {
+    unsigned& n;
+    explicit nested(unsigned& x) : n(x) { ++n; }
+    ~nested() { --n; }
+  } in_statement(nesting_);
   item it;
   it.s = s;
   auto body_of = [&](const clang::Stmt* b) {
@@ -899,6 +915,7 @@ void translator::find_uniform() {
   }
   for (const auto& [v, seg] : declared_in_) {
     if (v->getType()->isReferenceType() || v->getType().isVolatileQualified()) continue;
+    if (!v->getType()->isDependentType() && !v->getType().isTriviallyCopyableType(ctx_)) continue;
     const clang::Expr* init = v->getInit();
     if (init && !llvm::isa<clang::CXXConstructExpr>(init)) uniform_.insert(v);
   }
@@ -944,6 +961,31 @@ void translator::require_uniform() {
   }
 }
 
+bool translator::plain_destructor(const clang::CXXRecordDecl* r) {
+  if (!r || !r->hasDefinition()) return false;
+  r = r->getDefinition();
+  if (!r->hasNonTrivialDestructor()) return true;
+  const clang::CXXDestructorDecl* d = r->getDestructor();
+  if (!d) return false;
+  if (d->isUserProvided()) {
+    const clang::FunctionDecl* def = d->getDefinition();
+    if (!def) return false;
+    const sync_summary& s = calls_.of(def);
+    if (s.barrier || s.shuffle || s.barrier_below || s.polls || s.thread_index || s.dependent ||
+        !s.forbidden.empty())
+      return false;
+  }
+  // What it destroys after its body: the members and bases.
+  for (const clang::FieldDecl* f : r->fields()) {
+    clang::QualType ft = ctx_.getBaseElementType(f->getType());
+    if (const clang::CXXRecordDecl* fr = ft->getAsCXXRecordDecl())
+      if (!plain_destructor(fr)) return false;
+  }
+  for (const clang::CXXBaseSpecifier& b : r->bases())
+    if (!plain_destructor(b.getType()->getAsCXXRecordDecl())) return false;
+  return true;
+}
+
 std::string translator::type_of(const clang::VarDecl* v) {
   // A thread's copy needs no __restrict__ of its own (g++ refuses it on region_var's storage).
   clang::QualType t = v->getType();
@@ -965,7 +1007,19 @@ std::string translator::type_of(const clang::VarDecl* v) {
   if (t->isDependentType()) {
     dependent_types_.push_back(s);
   } else if (!t.isTriviallyCopyableType(ctx_)) {
-    refuse("a variable of a type that is not trivially copyable live across a barrier", nullptr);
+    // An object (cuda::pipeline): constructed in place per thread, destroyed with the block's
+    // region form, which is where its scope ends only at the kernel's top level.
+    if (llvm::isa<clang::ParmVarDecl>(v) || t->isArrayType() || nested_.count(v))
+      refuse("a variable of a type that is not trivially copyable live across a barrier, declared "
+             "inside a block-level statement",
+             nullptr);
+    // Its destructor runs when the block's region form ends, outside any thread: it must not
+    // synchronise, poll or ask which thread runs it.
+    if (!plain_destructor(t->getAsCXXRecordDecl()))
+      refuse("a variable live across a barrier whose destructor synchronises, polls or reads "
+             "threadIdx",
+             nullptr);
+    objects_.insert(v);
   }
   return s;
 }
@@ -1122,6 +1176,21 @@ void translator::prepare_edits() {
           init = init.substr(i);
         }
         const bool record = v->getType()->isRecordType() || v->getType()->isDependentType();
+        if (objects_.count(v)) {
+          // Constructed in place: `= x` as (x), `(args)` and `{args}` as written, none: default.
+          std::size_t i = 0;
+          while (i < init.size() && std::isspace(static_cast<unsigned char>(init[i]))) ++i;
+          std::string ctor = init.substr(i);
+          if (!ctor.empty() && ctor[0] == '=') {
+            ctor = ctor.substr(1);
+            std::size_t j = 0;
+            while (j < ctor.size() && std::isspace(static_cast<unsigned char>(ctor[j]))) ++j;
+            if (j >= ctor.size() || ctor[j] != '{') ctor = "(" + ctor + ")";
+          }
+          repl += "::new (__cuemu_v" + std::to_string(slot_of_.at(v)) +
+                  ".place(__cuemu_s)) ::cuemu::detail::region_type<decltype(" + name + ")>" + ctor + "; ";
+          continue;
+        }
         if (init.empty() && !record) continue;
         repl += "{ ::cuemu::detail::region_type<decltype(" + name + ")> __cuemu_t " + init +
                 "; __cuemu_v" + std::to_string(slot_of_.at(v)) + ".set(__cuemu_s, __cuemu_t); } ";
@@ -1581,7 +1650,8 @@ kernel_result translator::run() {
                        "::cuemu::detail::t_regions) {\n";
     for (const clang::DeclStmt* d : moved_) code += line_directive(d) + text(d) + "\n";
     for (std::size_t i = 0; i < hoisted_.size(); ++i)
-      code += std::string(single_.count(hoisted_[i]) ? "::cuemu::detail::region_uniform<"
+      code += std::string(objects_.count(hoisted_[i])  ? "::cuemu::detail::region_object<"
+                          : single_.count(hoisted_[i]) ? "::cuemu::detail::region_uniform<"
                                                        : "::cuemu::detail::region_var<") +
               types[i] + "> __cuemu_v" + std::to_string(i) + "(*__cuemu_rb);\n";
     for (std::size_t i = 0; i < params_.size(); ++i)

@@ -158,6 +158,32 @@ TEST(Regions, CallsOfFunctionsThatSynchroniseAreWrittenOut) {
   EXPECT_EQ(strict.out.find("__cuemu"), std::string::npos) << strict.out;
 }
 
+// A variable of a type that is not trivially copyable (a pipeline, a class with a destructor)
+// live across barriers: constructed in place per thread, destroyed once when its block ends,
+// unless its destructor synchronises or asks which thread runs it.
+TEST(Regions, ObjectsLiveAcrossBarriersAreConstructedInPlace) {
+  const std::string src = std::string(PROGRAMS_DIR) + "/objects.cu";
+  const cuemu_result v = run_cuemu("cc -v " + src + " -o /dev/null");
+  ASSERT_EQ(v.status, 0) << v.out;
+  EXPECT_NE(v.out.find(": kernel object_across_barriers: loops over threads\n"), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find(": kernel destructor_reads_thread: coroutines (a variable live across a barrier "
+                       "whose destructor synchronises, polls or reads threadIdx)"),
+            std::string::npos)
+      << v.out;
+  EXPECT_NE(v.out.find(": kernel pipeline_copy: loops over threads; the statement at line 58 as coroutines"),
+            std::string::npos)
+      << v.out;
+  // 3 blocks of 128 threads: one object each.
+  const std::string expected =
+      "object_across_barriers: ok\nobjects constructed 384, destroyed 384\ndestructor_reads_thread: ok\n"
+      "pipeline_copy: ok\nall ok\n";
+  for (const char* env : {"--exec=loops", "--exec=fibers"}) {
+    const cuemu_result r = run_cuemu(std::string("run ") + env + " " + src);
+    EXPECT_EQ(r.status, 0) << env << "\n" << r.out;
+    EXPECT_EQ(r.out, expected) << env;
+  }
+}
+
 // What another file's function reaches is not known here: the statement calling it runs as
 // coroutines.
 TEST(Regions, CallToAFunctionOfAnotherFileRunsAsCoroutines) {
@@ -349,7 +375,8 @@ INSTANTIATE_TEST_SUITE_P(
                       "progress/programs/activemask.cu", "progress/programs/producer_consumer.cu",
                       "progress/programs/lookback_scan.cu", "progress/programs/grid_sync.cu",
                       "dynamic_parallelism/programs/cdp.cu",
-                      "regions/programs/shapes.cu", "regions/programs/written_out.cu"),
+                      "regions/programs/shapes.cu", "regions/programs/written_out.cu",
+                      "regions/programs/objects.cu"),
     [](const ::testing::TestParamInfo<const char*>& i) {
       std::string n = i.param;
       for (char& c : n)
