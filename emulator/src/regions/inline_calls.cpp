@@ -29,6 +29,7 @@
 #include <clang/Lex/Lexer.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 #include <map>
 #include <set>
@@ -69,7 +70,14 @@ class inliner {
       bool again = false;
       for (const auto& [fn, n] : uses_)
         if (n > 1 && top_level_decls(fn)) again = banned_.insert(fn).second || again;
-      if (!again) return out;
+      if (again) continue;
+      // Functions calling others several times, nested: the copies multiply. A kernel whose
+      // written-out text would pass 1 MiB (CUEMU_REGIONS_WRITE_OUT_LIMIT bytes, for tests) keeps
+      // its calls.
+      std::size_t bytes = 0, limit = 1u << 20;
+      if (const char* e = std::getenv("CUEMU_REGIONS_WRITE_OUT_LIMIT")) limit = std::strtoull(e, nullptr, 10);
+      for (const splice& sp : out) bytes += sp.text.size();
+      return bytes > limit ? std::vector<splice>{} : out;
     }
   }
 
@@ -98,12 +106,16 @@ class inliner {
 
   bool top_level_decls(const clang::FunctionDecl* fn) {
     struct v : clang::RecursiveASTVisitor<v> {
+      clang::ASTContext* ctx;
       bool any = false;
       bool VisitDeclStmt(clang::DeclStmt* d) {
         for (const clang::Decl* x : d->decls()) {
+          // What the region translation moves to the kernel's top (translator::invariant).
           const auto* var = llvm::dyn_cast<clang::VarDecl>(x);
           if (!var || var->isStaticLocal() || var->hasExternalStorage() || var->isConstexpr() ||
-              var->getType().isConstQualified())
+              (var->getType().isConstQualified() && var->getType()->isIntegralOrEnumerationType() &&
+               var->hasInit() && !var->getInit()->isValueDependent() &&
+               var->isUsableInConstantExpressions(*ctx)))
             any = true;
           else
             for (const auto* a : var->specific_attrs<clang::AnnotateAttr>())
@@ -112,6 +124,7 @@ class inliner {
         return true;
       }
     } w;
+    w.ctx = &ctx_;
     w.TraverseStmt(const_cast<clang::Stmt*>(fn->getBody()));
     return w.any;
   }
