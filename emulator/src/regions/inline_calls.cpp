@@ -44,8 +44,8 @@ struct splice {
   std::string text;
 };
 
-// What the written-out code of one kernel is inside: the names its variables may hide (the
-// kernel's and those of every function written out around it), and the functions on the way.
+// What the written-out code of one kernel is inside: the names the kernel's variables may hide
+// (the written-out functions' own variables are renamed), and the functions on the way.
 struct frame {
   std::set<std::string> names;
   std::vector<const clang::FunctionDecl*> active;
