@@ -132,8 +132,7 @@ class inliner {
   // The text between two offsets of a file (the main file as written: its launch
   // configurations are blanked in what clang parsed), with splices applied.
   std::string source(clang::FileID fid, unsigned from, unsigned to, std::vector<splice> sp) {
-    const std::string buf =
-        fid == sm_.getMainFileID() ? original_ : sm_.getBufferData(fid).str();
+    const llvm::StringRef buf = fid == sm_.getMainFileID() ? llvm::StringRef(original_) : sm_.getBufferData(fid);
     if (to > buf.size() || from > to) throw no_inline{};
     // The template arguments of the function being written out, where its text names them
     // (not inside what an explicit splice replaces whole).
@@ -150,10 +149,10 @@ class inliner {
     unsigned at = from;
     for (const splice& s : sp) {
       if (s.from < at || s.to > to) throw no_inline{};  // overlapping: give up
-      out += buf.substr(at, s.from - at) + s.text;
+      out += buf.substr(at, s.from - at).str() + s.text;
       at = s.to;
     }
-    return out + buf.substr(at, to - at);
+    return out + buf.substr(at, to - at).str();
   }
 
   // A #line directive for where l was written (a directive of its own, on its own line).
@@ -431,7 +430,6 @@ class inliner {
   // What a body must not hold to be written out in a kernel.
   void check_body(const clang::FunctionDecl* def, const clang::CompoundStmt* body, const frame& f) {
     struct v : clang::RecursiveASTVisitor<v> {
-      const clang::FunctionDecl* def;
       const clang::CompoundStmt* body;
       const frame* f;
       bool bad = false;
@@ -465,13 +463,11 @@ class inliner {
         if (const auto* var = llvm::dyn_cast<clang::VarDecl>(x); var && var->isLocalVarDeclOrParm())
           return true;  // its own (a lambda's captures are the function's too)
         // A name of the namespace (a global, a function, an enumerator) that a variable of the
-        // kernel, or of a function written out around this one, would hide.
+        // kernel would hide.
         if (x->getIdentifier() && f->names.count(x->getName().str())) bad = true;
-        if (d->getQualifierLoc()) return !bad;
         return !bad;
       }
     } w;
-    w.def = def;
     w.body = body;
     w.f = &f;
     w.TraverseStmt(const_cast<clang::CompoundStmt*>(body));
