@@ -556,7 +556,7 @@ void launch_begin(launch_state& l) {
   g_threads_per_block = std::max<u32>(1, l.block.x * l.block.y * l.block.z);
   g_launch_base.store(g_max_clock.load() + 1);
 }
-void launch_end(launch_state&) {}
+void launch_end(launch_state& l) { streamcheck::launch_end(l); }
 
 block_tokens* block_begin(const launch_state& l, uint3 idx) {
   block_tokens& b = t_block;

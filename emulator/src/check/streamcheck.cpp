@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <set>
 #include <string>
@@ -209,6 +210,27 @@ std::set<std::pair<std::uintptr_t, std::size_t>> g_reported;
 int g_reports = 0;
 constexpr int kMaxReports = 32;
 
+// A CUDA thread's finding waits for its grid's end (launch_end): of the threads that meet the
+// same race (same code, same other work), the report names the first in block and thread order,
+// whichever worker ran it first, so the report reads the same at any worker count.
+struct pending_finding {
+  std::uint64_t order;  // linear block << 32 | linear thread
+  fault_report report;
+  std::string file;     // report.file points here once reported
+};
+std::map<const launch_state*, std::map<std::pair<std::uintptr_t, std::size_t>, pending_finding>>
+    g_pending_findings;  // under g_report_mutex
+
+// Reports a finding unless its place was reported before or the limit is reached.
+void report_once(const std::pair<std::uintptr_t, std::size_t>& place, const fault_report& r) {
+  {
+    std::lock_guard<std::mutex> lock(g_report_mutex);
+    if (g_reports >= kMaxReports || !g_reported.insert(place).second) return;
+    ++g_reports;
+  }
+  report_fault(r);
+}
+
 std::string stream_name(const agent_info& a) {
   if (a.legacy) return "the legacy default stream";
   if (a.stream_id == 1) return "the per-thread default stream";
@@ -260,10 +282,23 @@ std::string allocation_note(std::uintptr_t addr) {
     std::lock_guard<std::mutex> lock(s.mutex);
     if (auto it = s.live.find(other); it != s.live.end()) other_place ^= it->second.frames_hash << 1;
   }
+  const std::pair<std::uintptr_t, std::size_t> place{pc, other_place};
+  const bool on_cuda_thread = current_thread_index() >= 0;
+  const launch_state* launch = on_cuda_thread ? current_thread_launch() : nullptr;
+  std::uint64_t order = 0;
+  if (launch) {
+    uint3 b, t;
+    describe_current_thread(b, t);
+    const dim3 g = launch->grid, d = launch->block;
+    order = (std::uint64_t{b.x + g.x * (b.y + g.y * b.z)} << 32) | (t.x + d.x * (t.y + d.y * t.z));
+  }
   {
     std::lock_guard<std::mutex> lock(g_report_mutex);
-    if (g_reports >= kMaxReports || !g_reported.insert({pc, other_place}).second) return;
-    ++g_reports;
+    if (g_reports >= kMaxReports || g_reported.count(place)) return;
+    if (launch) {  // a report of an earlier thread of this grid at the same place wins
+      auto& found = g_pending_findings[launch];
+      if (auto it = found.find(place); it != found.end() && it->second.order <= order) return;
+    }
   }
   void* frames[64];
   const int n = backtrace(frames, 64);
@@ -281,7 +316,6 @@ std::string allocation_note(std::uintptr_t addr) {
   std::string other_line;
   if (const code_location c = location_of_site(other_site); !c.file.empty())
     other_line = " at " + at_line(c);
-  const bool on_cuda_thread = current_thread_index() >= 0;
   static thread_local std::string file;
   char line[640];
   std::string d;
@@ -324,7 +358,34 @@ std::string allocation_note(std::uintptr_t addr) {
           : "  (the host has not waited for that work: no stream, event or device "
             "synchronisation, successful query or blocking call since it was issued)\n";
   r.details = d;
-  report_fault(r);
+  if (!launch) {
+    report_once(place, r);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(g_report_mutex);
+  pending_finding& f = g_pending_findings[launch][place];
+  if (!f.report.fault_class.empty() && f.order <= order) return;
+  f.order = order;
+  f.report = r;
+  f.file = file;
+}
+
+// The findings of a grid's CUDA threads, in block and thread order (at the grid's end).
+void report_grid_findings(const launch_state* launch) {
+  std::vector<std::pair<std::pair<std::uintptr_t, std::size_t>, pending_finding>> found;
+  {
+    std::lock_guard<std::mutex> lock(g_report_mutex);
+    auto it = g_pending_findings.find(launch);
+    if (it == g_pending_findings.end()) return;
+    for (auto& [place, f] : it->second) found.emplace_back(place, std::move(f));
+    g_pending_findings.erase(it);
+  }
+  std::stable_sort(found.begin(), found.end(),
+                   [](const auto& a, const auto& b) { return a.second.order < b.second.order; });
+  for (auto& [place, f] : found) {
+    f.report.file = f.file.empty() ? nullptr : f.file.c_str();
+    report_once(place, f.report);
+  }
 }
 
 // --------------------------------------------------------------------------- the CAS idiom
@@ -544,6 +605,10 @@ void launch_begin(launch_state& launch) {
     it->second.launch_file = launch.site.file;
     it->second.launch_line = launch.site.line;
   }
+}
+
+void launch_end(launch_state& launch) {
+  if (checking()) report_grid_findings(&launch);
 }
 
 }  // namespace streamcheck

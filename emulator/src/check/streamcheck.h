@@ -18,6 +18,9 @@ enum class access_kind { read, write, atomic };
 void access(std::uintptr_t a, std::size_t n, access_kind k, std::uintptr_t pc);
 // A grid starts (host thread, before its blocks): its CUDA threads' accesses are its work item's.
 void launch_begin(launch_state& launch);
+// Its blocks have all finished (host thread): the races its CUDA threads met are reported, each
+// by its first thread in block and thread order.
+void launch_end(launch_state& launch);
 
 }  // namespace streamcheck
 }  // namespace cuemu::detail
