@@ -43,6 +43,7 @@
 
 #include <cuemu/progress.h>
 
+#include "check/grid_findings.h"
 #include "check/report.h"
 #include "check/shadow_memory.h"
 #include "check/streamcheck.h"
@@ -169,11 +170,9 @@ bool single_worker() {
 }
 
 // --------------------------------------------------------------------------- reports
-std::mutex g_report_mutex;
-std::set<std::pair<std::uintptr_t, u32>> g_reported;
-int g_reports = 0;
-constexpr int kMaxReports = 32;
-
+// Reports once per place (this access's code, the other access's), at most 32, each naming the
+// first thread of its grid in block and thread order that met it (check/grid_findings.h).
+grid_findings g_findings(32);
 
 std::string thread_name(u32 tid) {
   if (!g_launch) return "?";
@@ -190,11 +189,10 @@ enum class access_kind { read, write, atomic, atomic_read };
 
 [[gnu::noinline, gnu::cold]] void report_race(std::uintptr_t addr, access_kind kind, u64 prev,
                                               u32 prev_site, std::uintptr_t pc) {
-  {
-    std::lock_guard<std::mutex> lock(g_report_mutex);
-    if (g_reports >= kMaxReports || !g_reported.insert({pc, prev_site}).second) return;
-    ++g_reports;
-  }
+  const grid_findings::place place{pc, prev_site};
+  const launch_state* launch = current_thread_launch();
+  const std::uint64_t order = current_thread_order();
+  if (!launch || !g_findings.wanted(launch, place, order)) return;
   fault_report r;
   if (!describe_current_thread(r.block, r.thread)) return;
   r.kernel = g_launch ? g_launch->kernel_name : "?";
@@ -233,7 +231,7 @@ enum class access_kind { read, write, atomic, atomic_read };
   d += "  (no __syncthreads, __syncwarp, warp collective or fenced atomic orders these accesses)\n";
   r.details = d;
   r.error = cudaSuccess;  // a race does not fail the launch on a GPU; the exit status shows it
-  report_fault(r);
+  g_findings.hold(launch, place, order, std::move(r), file.c_str());
 }
 
 // --------------------------------------------------------------------------- ordering
@@ -556,7 +554,10 @@ void launch_begin(launch_state& l) {
   g_threads_per_block = std::max<u32>(1, l.block.x * l.block.y * l.block.z);
   g_launch_base.store(g_max_clock.load() + 1);
 }
-void launch_end(launch_state& l) { streamcheck::launch_end(l); }
+void launch_end(launch_state& l) {
+  g_findings.grid_end(&l);
+  streamcheck::launch_end(l);
+}
 
 block_tokens* block_begin(const launch_state& l, uint3 idx) {
   block_tokens& b = t_block;

@@ -1,4 +1,5 @@
 #include "check/signals.h"
+#include "check/grid_findings.h"
 
 #include <execinfo.h>
 #include <pthread.h>
@@ -176,6 +177,7 @@ void fire_timeout(const launch_state& launch, double seconds) {
     if (all && std::chrono::steady_clock::now() > deadline - std::chrono::seconds(8)) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+  report_held_findings();  // races met before the kernel hung
   fault_report r;
   r.fault_class = "timeout";
   r.kernel = launch.kernel_name;

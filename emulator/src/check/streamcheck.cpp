@@ -47,6 +47,7 @@
 
 #include <cuemu/launch.h>
 
+#include "check/grid_findings.h"
 #include "check/report.h"
 #include "check/shadow_memory.h"
 #include "check/stream_events.h"
@@ -205,31 +206,9 @@ bool known(u32 id, const running_work* me) {
 }
 
 // --------------------------------------------------------------------------- reports
-std::mutex g_report_mutex;
-std::set<std::pair<std::uintptr_t, std::size_t>> g_reported;
-int g_reports = 0;
-constexpr int kMaxReports = 32;
-
-// A CUDA thread's finding waits for its grid's end (launch_end): of the threads that meet the
-// same race (same code, same other work), the report names the first in block and thread order,
-// whichever worker ran it first, so the report reads the same at any worker count.
-struct pending_finding {
-  std::uint64_t order;  // linear block << 32 | linear thread
-  fault_report report;
-  std::string file;     // report.file points here once reported
-};
-std::map<const launch_state*, std::map<std::pair<std::uintptr_t, std::size_t>, pending_finding>>
-    g_pending_findings;  // under g_report_mutex
-
-// Reports a finding unless its place was reported before or the limit is reached.
-void report_once(const std::pair<std::uintptr_t, std::size_t>& place, const fault_report& r) {
-  {
-    std::lock_guard<std::mutex> lock(g_report_mutex);
-    if (g_reports >= kMaxReports || !g_reported.insert(place).second) return;
-    ++g_reports;
-  }
-  report_fault(r);
-}
+// Reports once per place (this access's code, the other work's), at most 32; a CUDA thread's
+// findings wait for its grid's end (check/grid_findings.h).
+grid_findings g_findings(32);
 
 std::string stream_name(const agent_info& a) {
   if (a.legacy) return "the legacy default stream";
@@ -282,24 +261,11 @@ std::string allocation_note(std::uintptr_t addr) {
     std::lock_guard<std::mutex> lock(s.mutex);
     if (auto it = s.live.find(other); it != s.live.end()) other_place ^= it->second.frames_hash << 1;
   }
-  const std::pair<std::uintptr_t, std::size_t> place{pc, other_place};
+  const grid_findings::place place{pc, other_place};
   const bool on_cuda_thread = current_thread_index() >= 0;
   const launch_state* launch = on_cuda_thread ? current_thread_launch() : nullptr;
-  std::uint64_t order = 0;
-  if (launch) {
-    uint3 b, t;
-    describe_current_thread(b, t);
-    const dim3 g = launch->grid, d = launch->block;
-    order = (std::uint64_t{b.x + g.x * (b.y + g.y * b.z)} << 32) | (t.x + d.x * (t.y + d.y * t.z));
-  }
-  {
-    std::lock_guard<std::mutex> lock(g_report_mutex);
-    if (g_reports >= kMaxReports || g_reported.count(place)) return;
-    if (launch) {  // a report of an earlier thread of this grid at the same place wins
-      auto& found = g_pending_findings[launch];
-      if (auto it = found.find(place); it != found.end() && it->second.order <= order) return;
-    }
-  }
+  const std::uint64_t order = launch ? current_thread_order() : 0;
+  if (!g_findings.wanted(launch, place, order)) return;
   void* frames[64];
   const int n = backtrace(frames, 64);
   const code_location here = first_user_location(frames, n);
@@ -358,33 +324,10 @@ std::string allocation_note(std::uintptr_t addr) {
           : "  (the host has not waited for that work: no stream, event or device "
             "synchronisation, successful query or blocking call since it was issued)\n";
   r.details = d;
-  if (!launch) {
-    report_once(place, r);
-    return;
-  }
-  std::lock_guard<std::mutex> lock(g_report_mutex);
-  pending_finding& f = g_pending_findings[launch][place];
-  if (!f.report.fault_class.empty() && f.order <= order) return;
-  f.order = order;
-  f.report = r;
-  f.file = file;
-}
-
-// The findings of a grid's CUDA threads, in block and thread order (at the grid's end).
-void report_grid_findings(const launch_state* launch) {
-  std::vector<std::pair<std::pair<std::uintptr_t, std::size_t>, pending_finding>> found;
-  {
-    std::lock_guard<std::mutex> lock(g_report_mutex);
-    auto it = g_pending_findings.find(launch);
-    if (it == g_pending_findings.end()) return;
-    for (auto& [place, f] : it->second) found.emplace_back(place, std::move(f));
-    g_pending_findings.erase(it);
-  }
-  std::stable_sort(found.begin(), found.end(),
-                   [](const auto& a, const auto& b) { return a.second.order < b.second.order; });
-  for (auto& [place, f] : found) {
-    f.report.file = f.file.empty() ? nullptr : f.file.c_str();
-    report_once(place, f.report);
+  if (launch) {
+    g_findings.hold(launch, place, order, std::move(r), file.c_str());
+  } else {
+    g_findings.report_once(place, r);
   }
 }
 
@@ -608,7 +551,7 @@ void launch_begin(launch_state& launch) {
 }
 
 void launch_end(launch_state& launch) {
-  if (checking()) report_grid_findings(&launch);
+  if (checking()) g_findings.grid_end(&launch);
 }
 
 }  // namespace streamcheck

@@ -6,6 +6,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cctype>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -136,6 +138,37 @@ TEST(Zoo, TreeReductionWithoutLoopBarrierAnyBlockSize) {
         << threads << " threads per block:\n" << r.out;
     EXPECT_NE(r.out.find("tree_reduction_no_loop_barrier.cu:17"), std::string::npos) << r.out;
   }
+}
+
+// The reports of a race inside each block read the same at any worker count: each names the
+// first thread of the grid (in block and thread order) that met it, not the first a worker ran.
+// (Addresses aside: each worker has its own shared memory.)
+TEST(Zoo, RaceReportsAreTheSameAtAnyWorkerCount) {
+  auto reports = [](const std::string& out) {
+    std::string lines;
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("cuemu: ", 0) != 0 && line.rfind("  ", 0) != 0) continue;
+      for (std::size_t at; (at = line.find("0x")) != std::string::npos;) {
+        std::size_t end = at + 2;
+        while (end < line.size() && std::isxdigit(static_cast<unsigned char>(line[end]))) ++end;
+        line.replace(at, end - at, "ADDR");
+      }
+      lines += line + "\n";
+    }
+    return lines;
+  };
+  const std::string program = " -DTHREADS=256 " + path_of("tree_reduction_no_loop_barrier.cu");
+  const result one = cuemu("run --check=racecheck --workers=1" + program);
+  ASSERT_NE(one.status, 0) << one.out;
+  const std::string want = reports(one.out);
+  ASSERT_NE(want.find("cuemu: data race in kernel tree_sum block (0,0,0) thread ("), std::string::npos) << one.out;
+  for (const char* workers : {"2", "4"})
+    for (int run = 0; run < 3; ++run) {
+      const result r = cuemu(std::string("run --check=racecheck --workers=") + workers + program);
+      EXPECT_NE(r.status, 0) << r.out;
+      EXPECT_EQ(reports(r.out), want) << workers << " workers, run " << run;
+    }
 }
 
 // Blocks of one launch are unordered whichever worker runs them: the same verdict every run.
