@@ -15,18 +15,30 @@
 
 namespace bench {
 
-// Workload sizes (issue 6).
-constexpr int kRows = 16 * 1024;              // row copy: 16K rows ...
+// CUEMU_BENCH_SCALE=k (default 1) multiplies the sizes of the row copy, the reductions and the
+// syncwarp workload (rows, elements, threads) by k: spread over many cores, a launch needs more
+// work than on one before what it costs to start and end stops showing.
+inline int scale() {
+  static const int k = [] {
+    const char* s = std::getenv("CUEMU_BENCH_SCALE");
+    const int v = s ? std::atoi(s) : 1;
+    return v >= 1 && v <= 1024 ? v : 1;
+  }();
+  return k;
+}
+
+// Workload sizes (issue 6), at scale 1.
+inline const int kRows = 16 * 1024 * scale();  // row copy: 16K rows ...
 constexpr int kRowBytes = 2048;               // ... of 2 KiB
 constexpr int kVecsPerRow = kRowBytes / 16;   // uint4 per row
 constexpr int kRowThreads = 128;              // 4 warps, one row per warp
-constexpr int kReduceN = 1 << 20;             // 1M floats, 256-thread blocks
+inline const int kReduceN = (1 << 20) * scale();  // 1M floats, 256-thread blocks
 constexpr int kReduceBlock = 256;
 constexpr int kReduceBarriers = 9;            // 1 after the load + log2(256)
-constexpr int kShflN = 1 << 20;               // 1M ints, 256-thread blocks, 5 shuffles per lane
+inline const int kShflN = (1 << 20) * scale();    // 1M ints, 256-thread blocks, 5 shuffles per lane
 constexpr int kShflBlock = 256;
 constexpr int kShflPerLane = 5;
-constexpr int kSyncwarpN = 1 << 16;           // 64K threads, 256-thread blocks
+inline const int kSyncwarpN = (1 << 16) * scale();  // 64K threads, 256-thread blocks
 constexpr int kSyncwarpBlock = 256;
 constexpr int kSyncwarpIters = 16;            // 2 __syncwarp per iteration
 constexpr int kLaunchBatch = 50;              // launches per timed sample of <<<1, 32>>>

@@ -6,7 +6,8 @@
 //   cuemu_bench --peak           VmHWM around one tree reduction (MiB above its data)
 //
 // Env: CUEMU_BENCH_REPS (default 9 samples per median), CUEMU_BENCH_WORKERS="1 2" (worker counts),
-// CUEMU_BENCH_ONLY=<substring> (only the workloads whose name contains it).
+// CUEMU_BENCH_ONLY=<substring> (only the workloads whose name contains it), CUEMU_BENCH_SCALE=k
+// (the workloads k times larger; their names keep the sizes of scale 1).
 // Each workload's emulator time is launch + cudaDeviceSynchronize; its serial time is the same
 // work as a plain loop, timed alternately with it in the same process; both are medians.
 #include <cuda_runtime.h>
@@ -262,7 +263,9 @@ result bench_launch() {
 
 int child() {
   const char* w = std::getenv("CUEMU_WORKERS");
-  std::printf("CUEMU_WORKERS=%s, %d samples per median\n", w ? w : "(all)", bench::reps());
+  std::printf("CUEMU_WORKERS=%s, %d samples per median", w ? w : "(all)", bench::reps());
+  if (bench::scale() != 1) std::printf(", CUEMU_BENCH_SCALE=%d (sizes below x%d)", bench::scale(), bench::scale());
+  std::printf("\n");
   bench::print_header("emulator_ms");
   // CUEMU_BENCH_ONLY=substring runs only the matching workloads (for profiling one of them).
   const char* only = std::getenv("CUEMU_BENCH_ONLY");

@@ -229,7 +229,9 @@ result bench_launch() {
 }  // namespace
 
 int main() {
-  std::printf("HIP-CPU, %d samples per median (threads: TBB default)\n", bench::reps());
+  std::printf("HIP-CPU, %d samples per median (threads: TBB default)", bench::reps());
+  if (bench::scale() != 1) std::printf(", CUEMU_BENCH_SCALE=%d (sizes below x%d)", bench::scale(), bench::scale());
+  std::printf("\n");
   bench::print_header("hipcpu_ms");
   int fails = 0;
   std::vector<result> rows;
