@@ -191,3 +191,14 @@ TEST_P(HostAndDevice, EachSideGetsItsOwnLibrary) {
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(r.out, expected(c.name));
 }
+
+// The rounding-mode intrinsics (__fadd_rd, __dmul_ru, __fsqrt_rz, __drcp_rd, ...) on 2^18 inputs
+// per operation and direction: the program compares each with the CPU's own directed rounding
+// (the host computes it after fesetround), which libdevice no longer switches to where an
+// error-free transformation decides the direction.
+TEST(MathDirectedRounding, IntrinsicsRoundAsTheCpuDoesInThatDirection) {
+  const cuemu_result r =
+      run_cuemu(std::string("run -O2 ") + PROGRAMS_DIR + "/directed_rounding.cu 2>&1");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("\n0 differ in all\n"), std::string::npos) << r.out;
+}
