@@ -289,8 +289,9 @@ struct fma_choice_pass : gimple_opt_pass {
 //   that is not an addition or subtraction.
 // g++ fuses a product only into additions of its own block, so this pass, just before g++ forms
 // its fused multiply-adds (after the loop optimisations), computes the products of the first two
-// kinds again in each block that adds them (not a product of two kernel parameters: g++ cannot
-// tell them from other values once a kernel is inlined into the executor's loops).
+// kinds again in each block that adds them. A kernel parameter is a parameter of the kernel's own
+// function, or, once the kernel is inlined into the executor's lane loop (run_lane_batch), a
+// value that loop reads from its parameter block (a `const void*` parameter).
 const pass_data kRematPassData = {GIMPLE_PASS, "cuemu_gpu_remat", OPTGROUP_NONE, TV_NONE, PROP_ssa | PROP_cfg, 0, 0,
                                   0, TODO_update_ssa};
 
@@ -299,6 +300,23 @@ struct remat_pass : gimple_opt_pass {
   bool gate(function* fn) override {
     return flag_fp_contract_mode == FP_CONTRACT_FAST && optimize &&
            lookup_attribute(kAttribute, DECL_ATTRIBUTES(fn->decl)) != NULL_TREE;
+  }
+  // X is a kernel parameter's value, as read where the kernel runs (above).
+  static bool kernel_parameter(tree x, bool lane_loop) {
+    if (TREE_CODE(x) != SSA_NAME) return false;
+    auto parameter = [](tree name) {
+      return SSA_NAME_IS_DEFAULT_DEF(name) && SSA_NAME_VAR(name) &&
+             TREE_CODE(SSA_NAME_VAR(name)) == PARM_DECL;
+    };
+    if (parameter(x)) return true;
+    if (!lane_loop) return false;
+    gimple* def = SSA_NAME_DEF_STMT(x);
+    if (!def || !gimple_assign_single_p(def)) return false;
+    const tree rhs = gimple_assign_rhs1(def);
+    if (TREE_CODE(rhs) != MEM_REF) return false;
+    const tree base = TREE_OPERAND(rhs, 0);
+    return TREE_CODE(base) == SSA_NAME && parameter(base) && POINTER_TYPE_P(TREE_TYPE(base)) &&
+           VOID_TYPE_P(TREE_TYPE(TREE_TYPE(base)));
   }
   static bool fusable_use(gimple* use, tree m) {
     if (!is_gimple_assign(use)) return false;
@@ -322,10 +340,13 @@ struct remat_pass : gimple_opt_pass {
         mults.safe_push(stmt);
       }
     }
+    const bool lane_loop =
+        strstr(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn->decl)), "run_lane_batch") != nullptr;
     for (gimple* mult : mults) {
       const tree m = gimple_assign_lhs(mult);
       const tree p = gimple_assign_rhs1(mult), q = gimple_assign_rhs2(mult);
-      const bool cheap = TREE_CODE(p) == REAL_CST || TREE_CODE(q) == REAL_CST || p == q;
+      const bool cheap = TREE_CODE(p) == REAL_CST || TREE_CODE(q) == REAL_CST || p == q ||
+                         kernel_parameter(p, lane_loop) || kernel_parameter(q, lane_loop);
       bool all = true, elsewhere = false;
       int count = 0;
       gimple* only = nullptr;

@@ -95,6 +95,7 @@ TEST(MathContraction, WhatPtxasFusesIsFused) {
       {"args_vector", "first"},              {"args_call", "first"},
       {"hoisted_immediate", "first"},        {"hoisted_loaded_immediate", "first"},
       {"hoisted_square", "first"},           {"hoisted_two_values", "none"},
+      {"hoisted_two_parameters", "first"},   {"hoisted_loaded_parameter", "first"},
       {"one_use_after_branch", "first"},     {"one_use_after_loop", "first"}};
   for (const char* exec : {"--exec=loops", "--exec=fibers"}) {
     const cuemu_result r = run_cuemu(std::string("run -O2 ") + exec + " " + PTXAS_FUSION_CU + " 2>&1");

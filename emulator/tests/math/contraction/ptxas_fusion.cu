@@ -57,6 +57,9 @@ __host__ __device__ inline float add2(float u, float v) { return u + v; }
     fmaf(y[i], z[i], x[i]), NAN, x[i] + y[i] * z[i])                                              \
   X(hoisted_two_parameters, ({ for (int k = 0; k < n; ++k) o[i + k * N] = x[i + k * N] - c * d; }), \
     fmaf(-c, d, x[i]), NAN, x[i] - c * d)                                                         \
+  X(hoisted_loaded_parameter,                                                                     \
+    ({ const float a = y[i]; for (int k = 0; k < n; ++k) o[i + k * N] = x[i + k * N] + a * d; }), \
+    fmaf(y[i], d, x[i]), NAN, x[i] + y[i] * d)                                                    \
   X(one_use_after_branch, ({ const float t = x[i] * y[i]; float r = w[i]; if (z[i] > 0) r = t + z[i]; o[i] = r; }), \
     z[i] > 0 ? fmaf(x[i], y[i], z[i]) : w[i], NAN, z[i] > 0 ? x[i] * y[i] + z[i] : w[i])           \
   X(one_use_after_loop,                                                                           \
