@@ -86,9 +86,9 @@ TEST(MathContraction, RolledLoopFusesTheProductNvccFuses) {
 // immediate (`FFMA R, y, -9, x`), or a square of a parameter (`FFMA R, c, c, x`), is fused in
 // every iteration, a product of two loaded values stays `FMUL` then `FADD`; a product with one
 // use, added after a branch or after a loop, is fused (`@P0 FFMA`; `FFMA R3, R3, R2, R6` after
-// the loop's FADDs). Not yet recorded on
-// a GPU (the device machine was not lent when it was written). hoisted_two_parameters
-// (`FFMA R, -c, d, x` in SASS: c * d of two kernel parameters) the emulator leaves unfused.
+// the loop's FADDs); a loop-invariant product of two kernel parameters (`FFMA R, -c, d, x`) or
+// of a loaded value and a parameter (`FFMA R, a, UR6, x`: the parameter a uniform-register
+// operand) is fused in every iteration. Not yet recorded on a GPU.
 TEST(MathContraction, WhatPtxasFusesIsFused) {
   const std::map<std::string, std::string> want = {
       {"sub_left_first", "first"},           {"sub_right_first", "first"},
