@@ -4,9 +4,11 @@
 // which ptxas may fuse too. Each shape runs in its own kernel on 4096 inputs; the host computes
 // the candidates exactly (fmaf) and the program prints, per shape, how many results are the
 // first candidate, the second, the unfused expression, or ambiguous (candidates equal). The
-// H200's output (nvcc 13.0, -O2 -arch=sm_90) is ptxas_fusion_h200.txt.
+// GPU's output is ptxas_fusion_h100.txt: nvcc 13.0, -O2 -arch=sm_90, recorded on an H100
+// (driver 580.159.04, 2026-12-05; the H200 was not to be had that day), which runs the same
+// sm_90 SASS as an H200 with the same FFMA/FMUL/FADD arithmetic.
 //
-//   nvcc -O2 -arch=sm_90 -std=c++17 ptxas_fusion.cu -o pf && ./pf > ptxas_fusion_h200.txt
+//   nvcc -O2 -arch=sm_90 -std=c++17 ptxas_fusion.cu -o pf && ./pf > ptxas_fusion_h100.txt
 //
 // - sub_*: p * q - r * s, ptxas fuses the left product, whichever was computed first;
 // - args_*: a call's arguments (CUDA's vector operators are calls): nvcc computes them from left
