@@ -3,6 +3,7 @@
 // two cudaMemcpy of the same bytes in the same run (median of 21 timed runs).
 //
 //   nvcc -O3 -arch=sm_90 -std=c++17 kernels/bench/partial_sector_study.cu -o pss && ./pss
+//   ./pss --part3
 //
 // Part 1 isolates the cost. Every variant moves aligned 16-byte chunks, one per lane, a warp per
 // row; only where the chunks fall differs:
@@ -17,6 +18,17 @@
 // study found: chunks on the destination's 128-byte grid (only the row's first and last sectors
 // are partial), narrow stores at the two edges, 1 or 2 chunks per lane in flight, with and
 // without an L2 prefetch of the two edge sectors (prefetch.global.L2) at the row's start.
+// Part 3 (--part3, its own table) asks whether any copy path could do better than the partial
+// sectors allow: aligned rows (128-byte aligned slots with a 128-byte gap after each, so no two
+// rows share a sector), copied as in part 1 but with L lanes per row, then the same copy plus
+// narrow stores that leave sectors of the gaps partly written, as a row 4 bytes off leaves its
+// first and last sector:
+//   gap          the aligned copy alone (the reference of this part);
+//   gap+tail     plus 4 bytes into the gap after the row (one partial sector per row);
+//   gap+2        plus 4 bytes into the gap before the row as well (two, as a +4 row has);
+//   gap+2 pf     gap+2 with both partial sectors prefetched into L2 at the row's start;
+//   +4 L u2 pf   part 2's best +4 kernel on the same sizes (dense slots), for comparison.
+// If gap+2 loses to gap what +4 loses to aligned, the partial sectors are the whole cost.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -109,7 +121,45 @@ __global__ void __launch_bounds__(256) on_grid(uint8_t* kc, uint8_t* vc, const i
   }
 }
 
-int main() {
+// Part 3: aligned rows at slot stride B + 128, one L-lane group per row, two chunks per lane in
+// flight; kTail / kHead add a 4-byte store into the gap after / before the row (partial sectors).
+template <int L, bool kTail, bool kHead, bool kPrefetch>
+__global__ void __launch_bounds__(256) gapped(uint8_t* kc, uint8_t* vc, const int64_t* idx,
+                                              const uint8_t* k, const uint8_t* v, int n, int B) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x, tok = t / L, lane = t % L;
+  if (tok >= n) return;
+  const int64_t slot = idx[tok];
+  const int64_t stride = B + 128;
+  uint8_t* d[2] = {kc + 128 + slot * stride, vc + 128 + slot * stride};
+  const uint4* s[2] = {reinterpret_cast<const uint4*>(k + int64_t{tok} * B),
+                       reinterpret_cast<const uint4*>(v + int64_t{tok} * B)};
+  if (kPrefetch && lane == 0)
+    for (int q = 0; q < 2; ++q) {
+      if (kHead) prefetch_l2(d[q] - 4);
+      if (kTail) prefetch_l2(d[q] + B);
+    }
+  const int chunks = B / 16;
+  for (int c = lane; c < chunks; c += 2 * L) {
+    uint4 x[2][2];
+#pragma unroll
+    for (int u = 0; u < 2; ++u)
+      if (c + u * L < chunks)
+        for (int q = 0; q < 2; ++q) x[q][u] = s[q][c + u * L];
+#pragma unroll
+    for (int u = 0; u < 2; ++u)
+      if (c + u * L < chunks)
+        for (int q = 0; q < 2; ++q) reinterpret_cast<uint4*>(d[q])[c + u * L] = x[q][u];
+  }
+  for (int q = 0; q < 2; ++q) {
+    if (kHead && lane == 0) *reinterpret_cast<uint32_t*>(d[q] - 4) = static_cast<uint32_t>(tok);
+    if (kTail && lane == L - 1) *reinterpret_cast<uint32_t*>(d[q] + B) = static_cast<uint32_t>(tok);
+  }
+}
+
+int part3();
+
+int main(int argc, char** argv) {
+  if (argc > 1 && !std::strcmp(argv[1], "--part3")) return part3();
   const int ns[] = {16384, 131072, 524288};
   const int row_bytes[] = {256, 1024, 2048, 8192};
   cudaEvent_t e0, e1;
@@ -179,6 +229,82 @@ int main() {
       part2(on_grid<32, 2, true>, 32);
       part2(on_grid<16, 2, true>, 16);
       std::printf("\n");
+      CHECK(cudaFree(k));
+      CHECK(cudaFree(v));
+      CHECK(cudaFree(kc));
+      CHECK(cudaFree(vc));
+      CHECK(cudaFree(idx));
+    }
+  return 0;
+}
+
+int part3() {
+  const int ns[] = {16384, 131072, 524288};
+  const int row_bytes[] = {256, 1024, 2048, 8192};
+  cudaEvent_t e0, e1;
+  CHECK(cudaEventCreate(&e0));
+  CHECK(cudaEventCreate(&e1));
+  std::printf("| n | row B | lanes | memcpy us | gap | gap+tail | gap+2 | gap+2 pf | +4 L u2 pf | gap+2 / gap | +4 / gap |\n");
+  std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (int n : ns)
+    for (int B : row_bytes) {
+      if (static_cast<size_t>(n) * B > (size_t{1} << 31)) continue;
+      const size_t bytes = static_cast<size_t>(n) * B + 256;
+      const size_t cache_bytes = static_cast<size_t>(n) * (B + 128) + 256;
+      uint8_t *k, *v, *kc, *vc;
+      int64_t* idx;
+      CHECK(cudaMalloc(&k, bytes));
+      CHECK(cudaMalloc(&v, bytes));
+      CHECK(cudaMalloc(&kc, cache_bytes));
+      CHECK(cudaMalloc(&vc, cache_bytes));
+      CHECK(cudaMalloc(&idx, n * sizeof(int64_t)));
+      CHECK(cudaMemset(k, 1, bytes));
+      CHECK(cudaMemset(v, 2, bytes));
+      std::vector<int64_t> slots(n);
+      for (int i = 0; i < n; ++i) slots[i] = i;
+      std::shuffle(slots.begin(), slots.end(), std::mt19937(1));
+      CHECK(cudaMemcpy(idx, slots.data(), n * sizeof(int64_t), cudaMemcpyHostToDevice));
+      auto median_us = [&](auto launch) {
+        std::vector<float> times;
+        for (int r = 0; r < 21; ++r) {
+          CHECK(cudaEventRecord(e0));
+          launch();
+          CHECK(cudaEventRecord(e1));
+          CHECK(cudaEventSynchronize(e1));
+          float ms;
+          CHECK(cudaEventElapsedTime(&ms, e0, e1));
+          times.push_back(ms * 1000.f);
+        }
+        std::sort(times.begin(), times.end());
+        return times[times.size() / 2];
+      };
+      const float memcpy_us = median_us([&] {
+        CHECK(cudaMemcpyAsync(kc, k, static_cast<size_t>(n) * B, cudaMemcpyDeviceToDevice));
+        CHECK(cudaMemcpyAsync(vc, v, static_cast<size_t>(n) * B, cudaMemcpyDeviceToDevice));
+      });
+      const int L = B >= 512 ? 32 : 16;
+      const int blocks = static_cast<int>((int64_t{n} * L + 255) / 256);
+      std::printf("| %d | %d | %d | %.1f |", n, B, L, memcpy_us);
+      float r[5];
+      int at = 0;
+      auto time = [&](auto k16, auto k32, bool dense) {
+        const float us = median_us([&] {
+          if (dense) {
+            (L == 16 ? k16 : k32)<<<blocks, 256>>>(kc + 4, vc + 4, idx, k + 4, v + 4, n, B);
+          } else {
+            (L == 16 ? k16 : k32)<<<blocks, 256>>>(kc, vc, idx, k, v, n, B);
+          }
+        });
+        CHECK(cudaGetLastError());
+        r[at++] = memcpy_us / us;
+        std::printf(" %.3f |", memcpy_us / us);
+      };
+      time(gapped<16, false, false, false>, gapped<32, false, false, false>, false);
+      time(gapped<16, true, false, false>, gapped<32, true, false, false>, false);
+      time(gapped<16, true, true, false>, gapped<32, true, true, false>, false);
+      time(gapped<16, true, true, true>, gapped<32, true, true, true>, false);
+      time(on_grid<16, 2, true>, on_grid<32, 2, true>, true);
+      std::printf(" %.3f | %.3f |\n", r[2] / r[0], r[4] / r[0]);
       CHECK(cudaFree(k));
       CHECK(cudaFree(v));
       CHECK(cudaFree(kc));
