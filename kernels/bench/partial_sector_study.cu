@@ -156,54 +156,82 @@ __global__ void __launch_bounds__(256) gapped(uint8_t* kc, uint8_t* vc, const in
   }
 }
 
+// One (n, row bytes) case of a table: k and v of n rows, caches of `cache_bytes`, the slots a
+// random permutation of n, a median timer (21 runs) and the memcpy baseline.
+struct study_case {
+  int n, B;
+  size_t bytes;
+  uint8_t *k = nullptr, *v = nullptr, *kc = nullptr, *vc = nullptr;
+  int64_t* idx = nullptr;
+  std::vector<uint8_t> host;
+  std::vector<int64_t> slots;
+  cudaEvent_t e0, e1;
+  float memcpy_us = 0;
+
+  study_case(int n_, int B_, size_t cache_bytes) : n(n_), B(B_), bytes(size_t(n_) * B_ + 256) {
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+    CHECK(cudaMalloc(&k, bytes));
+    CHECK(cudaMalloc(&v, bytes));
+    CHECK(cudaMalloc(&kc, cache_bytes));
+    CHECK(cudaMalloc(&vc, cache_bytes));
+    CHECK(cudaMalloc(&idx, n * sizeof(int64_t)));
+    host.resize(bytes);
+    for (size_t i = 0; i < bytes; ++i) host[i] = static_cast<uint8_t>(i * 2654435761u >> 13);
+    CHECK(cudaMemcpy(k, host.data(), bytes, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(v, host.data(), bytes, cudaMemcpyHostToDevice));
+    slots.resize(n);
+    for (int i = 0; i < n; ++i) slots[i] = i;
+    std::shuffle(slots.begin(), slots.end(), std::mt19937(1));
+    CHECK(cudaMemcpy(idx, slots.data(), n * sizeof(int64_t), cudaMemcpyHostToDevice));
+    memcpy_us = median_us([&] {
+      CHECK(cudaMemcpyAsync(kc, k, static_cast<size_t>(n) * B, cudaMemcpyDeviceToDevice));
+      CHECK(cudaMemcpyAsync(vc, v, static_cast<size_t>(n) * B, cudaMemcpyDeviceToDevice));
+    });
+  }
+  ~study_case() {
+    cudaFree(k);
+    cudaFree(v);
+    cudaFree(kc);
+    cudaFree(vc);
+    cudaFree(idx);
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+  }
+  template <class Launch>
+  float median_us(Launch launch) {
+    std::vector<float> times;
+    for (int r = 0; r < 21; ++r) {
+      CHECK(cudaEventRecord(e0));
+      launch();
+      CHECK(cudaEventRecord(e1));
+      CHECK(cudaEventSynchronize(e1));
+      float ms;
+      CHECK(cudaEventElapsedTime(&ms, e0, e1));
+      times.push_back(ms * 1000.f);
+    }
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+  }
+};
+
 int part3();
 
 int main(int argc, char** argv) {
   if (argc > 1 && !std::strcmp(argv[1], "--part3")) return part3();
   const int ns[] = {16384, 131072, 524288};
   const int row_bytes[] = {256, 1024, 2048, 8192};
-  cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
   std::printf("| n | row B | memcpy us | aligned | dst+16 | src+16 | dst+32 | skip16 | +4 grid u1 | +4 grid u2 | +4 grid u2 prefetch | +4 grid L16 u2 prefetch |\n");
   std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (int n : ns)
     for (int B : row_bytes) {
       if (static_cast<size_t>(n) * B > (size_t{1} << 31)) continue;
-      const size_t bytes = static_cast<size_t>(n) * B + 256;
-      uint8_t *k, *v, *kc, *vc;
-      int64_t* idx;
-      CHECK(cudaMalloc(&k, bytes));
-      CHECK(cudaMalloc(&v, bytes));
-      CHECK(cudaMalloc(&kc, bytes));
-      CHECK(cudaMalloc(&vc, bytes));
-      CHECK(cudaMalloc(&idx, n * sizeof(int64_t)));
-      std::vector<uint8_t> host(bytes);
-      for (size_t i = 0; i < bytes; ++i) host[i] = static_cast<uint8_t>(i * 2654435761u >> 13);
-      CHECK(cudaMemcpy(k, host.data(), bytes, cudaMemcpyHostToDevice));
-      CHECK(cudaMemcpy(v, host.data(), bytes, cudaMemcpyHostToDevice));
-      std::vector<int64_t> slots(n);
-      for (int i = 0; i < n; ++i) slots[i] = i;
-      std::shuffle(slots.begin(), slots.end(), std::mt19937(1));
-      CHECK(cudaMemcpy(idx, slots.data(), n * sizeof(int64_t), cudaMemcpyHostToDevice));
-      auto median_us = [&](auto launch) {
-        std::vector<float> times;
-        for (int r = 0; r < 21; ++r) {
-          CHECK(cudaEventRecord(e0));
-          launch();
-          CHECK(cudaEventRecord(e1));
-          CHECK(cudaEventSynchronize(e1));
-          float ms;
-          CHECK(cudaEventElapsedTime(&ms, e0, e1));
-          times.push_back(ms * 1000.f);
-        }
-        std::sort(times.begin(), times.end());
-        return times[times.size() / 2];
-      };
-      const float memcpy_us = median_us([&] {
-        CHECK(cudaMemcpyAsync(kc, k, static_cast<size_t>(n) * B, cudaMemcpyDeviceToDevice));
-        CHECK(cudaMemcpyAsync(vc, v, static_cast<size_t>(n) * B, cudaMemcpyDeviceToDevice));
-      });
+      study_case c(n, B, static_cast<size_t>(n) * B + 256);
+      uint8_t *k = c.k, *v = c.v, *kc = c.kc, *vc = c.vc;
+      const int64_t* idx = c.idx;
+      const size_t bytes = c.bytes;
+      const float memcpy_us = c.memcpy_us;
+      auto median_us = [&](auto launch) { return c.median_us(launch); };
       std::printf("| %d | %d | %.1f |", n, B, memcpy_us);
       const int blocks32 = static_cast<int>((int64_t{n} * 32 + 255) / 256);
       struct { int doff, soff, skip, fewer; } part1[] = {{0, 0, 0, 0}, {16, 0, 0, 0}, {0, 16, 0, 0}, {32, 0, 0, 0}, {0, 0, 1, 1}};
@@ -221,7 +249,7 @@ int main(int argc, char** argv) {
         kernel<<<blocks, 256>>>(kc + 4, vc + 4, idx, k + 4, v + 4, n, B);
         std::vector<uint8_t> got(bytes), want(bytes, 0);
         CHECK(cudaMemcpy(got.data(), kc, bytes, cudaMemcpyDeviceToHost));
-        for (int i = 0; i < n; ++i) std::memcpy(&want[slots[i] * B + 4], &host[static_cast<size_t>(i) * B + 4], B);
+        for (int i = 0; i < n; ++i) std::memcpy(&want[c.slots[i] * B + 4], &c.host[static_cast<size_t>(i) * B + 4], B);
         std::printf(got == want ? " %.3f |" : " %.3f (WRONG) |", memcpy_us / us);
       };
       part2(on_grid<32, 1, false>, 32);
@@ -229,11 +257,6 @@ int main(int argc, char** argv) {
       part2(on_grid<32, 2, true>, 32);
       part2(on_grid<16, 2, true>, 16);
       std::printf("\n");
-      CHECK(cudaFree(k));
-      CHECK(cudaFree(v));
-      CHECK(cudaFree(kc));
-      CHECK(cudaFree(vc));
-      CHECK(cudaFree(idx));
     }
   return 0;
 }
@@ -241,47 +264,16 @@ int main(int argc, char** argv) {
 int part3() {
   const int ns[] = {16384, 131072, 524288};
   const int row_bytes[] = {256, 1024, 2048, 8192};
-  cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
   std::printf("| n | row B | lanes | memcpy us | gap | gap+tail | gap+2 | gap+2 pf | +4 L u2 pf | gap+2 / gap | +4 / gap |\n");
   std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (int n : ns)
     for (int B : row_bytes) {
       if (static_cast<size_t>(n) * B > (size_t{1} << 31)) continue;
-      const size_t bytes = static_cast<size_t>(n) * B + 256;
-      const size_t cache_bytes = static_cast<size_t>(n) * (B + 128) + 256;
-      uint8_t *k, *v, *kc, *vc;
-      int64_t* idx;
-      CHECK(cudaMalloc(&k, bytes));
-      CHECK(cudaMalloc(&v, bytes));
-      CHECK(cudaMalloc(&kc, cache_bytes));
-      CHECK(cudaMalloc(&vc, cache_bytes));
-      CHECK(cudaMalloc(&idx, n * sizeof(int64_t)));
-      CHECK(cudaMemset(k, 1, bytes));
-      CHECK(cudaMemset(v, 2, bytes));
-      std::vector<int64_t> slots(n);
-      for (int i = 0; i < n; ++i) slots[i] = i;
-      std::shuffle(slots.begin(), slots.end(), std::mt19937(1));
-      CHECK(cudaMemcpy(idx, slots.data(), n * sizeof(int64_t), cudaMemcpyHostToDevice));
-      auto median_us = [&](auto launch) {
-        std::vector<float> times;
-        for (int r = 0; r < 21; ++r) {
-          CHECK(cudaEventRecord(e0));
-          launch();
-          CHECK(cudaEventRecord(e1));
-          CHECK(cudaEventSynchronize(e1));
-          float ms;
-          CHECK(cudaEventElapsedTime(&ms, e0, e1));
-          times.push_back(ms * 1000.f);
-        }
-        std::sort(times.begin(), times.end());
-        return times[times.size() / 2];
-      };
-      const float memcpy_us = median_us([&] {
-        CHECK(cudaMemcpyAsync(kc, k, static_cast<size_t>(n) * B, cudaMemcpyDeviceToDevice));
-        CHECK(cudaMemcpyAsync(vc, v, static_cast<size_t>(n) * B, cudaMemcpyDeviceToDevice));
-      });
+      study_case c(n, B, static_cast<size_t>(n) * (B + 128) + 256);
+      uint8_t *k = c.k, *v = c.v, *kc = c.kc, *vc = c.vc;
+      const int64_t* idx = c.idx;
+      const float memcpy_us = c.memcpy_us;
+      auto median_us = [&](auto launch) { return c.median_us(launch); };
       const int L = B >= 512 ? 32 : 16;
       const int blocks = static_cast<int>((int64_t{n} * L + 255) / 256);
       std::printf("| %d | %d | %d | %.1f |", n, B, L, memcpy_us);
@@ -305,11 +297,6 @@ int part3() {
       time(gapped<16, true, true, true>, gapped<32, true, true, true>, false);
       time(on_grid<16, 2, true>, on_grid<32, 2, true>, true);
       std::printf(" %.3f | %.3f |\n", r[2] / r[0], r[4] / r[0]);
-      CHECK(cudaFree(k));
-      CHECK(cudaFree(v));
-      CHECK(cudaFree(kc));
-      CHECK(cudaFree(vc));
-      CHECK(cudaFree(idx));
     }
   return 0;
 }
