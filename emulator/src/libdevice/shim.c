@@ -167,6 +167,29 @@ DIRECTED(directed_f, float, u32, fbits, bitsf)
     : (a) > 0 && WITHIN(a, LO, HI) ? DIRECTED_FN(r_, SIGN(FMA(-r_, r_, (a))), MODE)            \
                                    : (SLOW);                                                    \
   })
+// fma(a, b, c) in MODE, in single precision: a * b is exact in double, TwoSum gives the exact
+// a * b + c as s + e, and s - r is exact (Sterbenz: s is within a factor 2 of the nonzero r, a
+// normal float away from the underflow threshold), so the exact result lies on the side of r
+// that (s - r) + e has. libdevice's expf, exp10f and erfcxf round one fma down on every call,
+// fmodf, remainderf and remquof one toward zero per step. (Double fma keeps fesetround: its
+// exact error needs more than one transformation.)
+#define FAST_FMA_F(a, b, c, MODE, SLOW)                                                         \
+  __extension__({                                                                               \
+    const float r_ = fma_f((a), (b), (c));                                                      \
+    float out_;                                                                                 \
+    if ((MODE) == FE_TONEAREST) {                                                               \
+      out_ = r_;                                                                                \
+    } else if (WITHIN(r_, 0x1p-100f, 0x1p100f) && WITHIN(a, 0x1p-100f, 0x1p100f) &&            \
+               WITHIN(b, 0x1p-100f, 0x1p100f) && fabsf(c) <= 0x1p100f) {                        \
+      const double p_ = (double)(a) * (double)(b), c_ = (c);                                    \
+      const double s_ = p_ + c_, bv_ = s_ - p_, av_ = s_ - bv_;                                 \
+      const double e_ = (p_ - av_) + (c_ - bv_);                                                \
+      out_ = directed_f(r_, SIGN((s_ - (double)r_) + e_), MODE);                                \
+    } else {                                                                                    \
+      out_ = SLOW;                                                                              \
+    }                                                                                           \
+    out_;                                                                                       \
+  })
 // The thresholds: a remainder needs the exponent range of the result plus the precision.
 #define LO_D 0x1p-900
 #define HI_D 0x1p900
@@ -176,7 +199,7 @@ DIRECTED(directed_f, float, u32, fbits, bitsf)
 // ---- float arithmetic in a rounding direction, with and without ftz ----
 #define FOPS(M, MODE)                                                                           \
   float __nvvm_fma_##M##_f(float a, float b, float c) {                                         \
-    float r = ROUNDED(MODE, float, fma_f(a, b, c));                                             \
+    float r = FAST_FMA_F(a, b, c, MODE, ROUNDED(MODE, float, fma_f(a, b, c)));                                             \
     return canon_f(r);                                                                          \
   }                                                                                             \
   float __nvvm_fma_##M##_ftz_f(float a, float b, float c) {                                     \

@@ -1,4 +1,4 @@
-// The rounding-mode intrinsics (__fadd_rd, __dmul_ru, __fsqrt_rz, ...) against the CPU's own
+// The rounding-mode intrinsics (__fadd_rd, __dmul_ru, __fsqrt_rz, __fmaf_rd, ...) against the CPU's own
 // directed rounding: the host computes each operation with fesetround, the device with the
 // emulator's libdevice (which no longer switches the floating-point environment where an
 // error-free transformation decides the direction). Inputs: random bit patterns (NaNs,
@@ -87,6 +87,15 @@ float input_f(rng& r, int k) {
 OPS_F(KERNEL)
 OPS_D(KERNEL)
 
+// fmaf in each direction (libdevice's expf, fmodf, ... round one inside): a third input.
+__global__ void k_fmaf(const float* a, const float* b, const float* c, float* o) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  o[4 * i + 0] = __fmaf_rn(a[i], b[i], c[i]);
+  o[4 * i + 1] = __fmaf_rz(a[i], b[i], c[i]);
+  o[4 * i + 2] = __fmaf_ru(a[i], b[i], c[i]);
+  o[4 * i + 3] = __fmaf_rd(a[i], b[i], c[i]);
+}
+
 template <class T>
 bool same(T x, T y) {
   if (x != x && y != y) return true;
@@ -95,17 +104,20 @@ bool same(T x, T y) {
 
 int main() {
   const int modes[4] = {FE_TONEAREST, FE_TOWARDZERO, FE_UPWARD, FE_DOWNWARD};
-  float *fa, *fb, *fo;
+  float *fa, *fb, *fc, *fo;
   double *da, *db, *dO;
   cudaMallocManaged(&fa, N * sizeof(float));
   cudaMallocManaged(&fb, N * sizeof(float));
+  cudaMallocManaged(&fc, N * sizeof(float));
   cudaMallocManaged(&fo, 4 * N * sizeof(float));
   cudaMallocManaged(&da, N * sizeof(double));
   cudaMallocManaged(&db, N * sizeof(double));
   cudaMallocManaged(&dO, 4 * N * sizeof(double));
   rng r{12345};
   for (int i = 0; i < N; ++i) {
-    fa[i] = input_f(r, i), fb[i] = input_f(r, i / 3);
+    fa[i] = input_f(r, i), fb[i] = input_f(r, i / 3), fc[i] = input_f(r, i / 9);
+    // Every other c nearly cancels a * b: the fma's exact result far below its operands.
+    if (i % 2) fc[i] = -fa[i] * fb[i] * (1.0f + 0x1p-20f * (i % 7));
     da[i] = input_d(r, i), db[i] = input_d(r, i / 3);
   }
   long total = 0;
@@ -135,6 +147,25 @@ int main() {
 #define CHECK_D(name, rn, rz, ru, rd, expr) CHECK(name, rn, rz, ru, rd, expr, double, da, db, dO)
   OPS_F(CHECK_F)
   OPS_D(CHECK_D)
+  {
+    k_fmaf<<<N / 256, 256>>>(fa, fb, fc, fo);
+    cudaDeviceSynchronize();
+    long bad = 0;
+    for (int i = 0; i < N; ++i)
+      for (int m = 0; m < 4; ++m) {
+        std::fesetround(modes[m]);
+        volatile float want = std::fma(fa[i], fb[i], fc[i]);
+        std::fesetround(FE_TONEAREST);
+        if (!same<float>(fo[4 * i + m], want)) {
+          if (bad < 3)
+            std::printf("  fmaf mode %d: %a %a %a -> %a, CPU %a\n", m, (double)fa[i], (double)fb[i],
+                        (double)fc[i], (double)fo[4 * i + m], (double)want);
+          ++bad;
+        }
+      }
+    std::printf("%-6s %ld of %d differ\n", "fmaf", bad, 4 * N);
+    total += bad;
+  }
   std::printf("%ld differ in all\n", total);
   return total ? 1 : 0;
 }
