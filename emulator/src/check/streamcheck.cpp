@@ -37,9 +37,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <deque>
-#include <map>
 #include <mutex>
-#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
