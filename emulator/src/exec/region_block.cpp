@@ -30,7 +30,9 @@ void block_executor::run_regions() {
   rb.linear = batch_.linear;
   if (rb.linear) threadIdx = uint3{0, 0, 0};
   region_arena_.chunk = region_arena_.used = 0;
-  for (warp& w : warps_) w.dirty = true;
+  // The lanes keep `unstarted` (their warps' dirty flags stay clear) unless a statement runs as
+  // coroutines (run_fiber_statement marks every warp dirty): the next block's setup_block then
+  // has no lane to reset, as after a warp that ran as one batch.
   batch_.current = nullptr;
   region_ = &rb;
   region_outer_ = t_regions;
@@ -39,12 +41,11 @@ void block_executor::run_regions() {
   const kernel_entry& e = launch_->entry;
   e.invoke(e.fn, e.params);
   leave_regions();
-  // Every thread has run to its end.
+  // Every thread has run to its end (has_exited: no lane is alive in its warp).
   for (warp& w : warps_) {
     w.alive = w.live_pos = 0;
     w.next_unstarted = w.count;
   }
-  for (lane& l : lanes_) l.state = lane_state::exited;
   live_ = 0;
   batch_.current = nullptr;
 }

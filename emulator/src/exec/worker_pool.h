@@ -32,13 +32,18 @@ class pool_job {
   void drain();
   const std::size_t n_;
   const std::function<void(std::size_t)>* const body_;
-  std::atomic<std::size_t> next_{0};  // the next item to take (fetch_add, no lock)
+  // The next item to take (fetch_add, no lock), alone in its cache line: every worker writes it
+  // once per block, and a neighbour read per block (the job's body, a launch's fields on the
+  // submitting thread's stack) would miss each time another worker takes a block.
+  alignas(64) std::atomic<std::size_t> next_{0};
+  char next_line_[64 - sizeof(std::atomic<std::size_t>)];
   // Threads draining it (under the pool's mutex). Each runs one item at a time, so at most
   // busy_ items are in flight: a thread counts from when it is admitted until its drain ends.
   std::size_t busy_ = 0;
   // The most threads that may drain it at once, set by add_helper (the grid's residency).
   std::size_t max_busy_ = static_cast<std::size_t>(-1);
 };
+static_assert(alignof(pool_job) >= 64);
 
 class worker_pool {
  public:
