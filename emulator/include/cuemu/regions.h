@@ -312,6 +312,12 @@ class region_var {
     std::memcpy(p_, from.data(), sizeof(stored) * b.n);
   }
   stored* data() const noexcept { return p_; }
+  // Thread s's value, as a value (a shuffle's result read from its array is not an lvalue).
+  // (A template: the class may hold an array, whose value no function returns.)
+  template <class S = stored>
+  S get(unsigned s) const noexcept {
+    return p_[s];
+  }
 
  private:
   stored* p_;
@@ -413,7 +419,7 @@ template <class T>
   const bool valid = shuffle_source(op, lane, arg, width, j);
   if (!valid) return x[slot];
   if (j >= count) {
-    T zero;
+    std::remove_cv_t<T> zero;
     std::memset(static_cast<void*>(&zero), 0, sizeof zero);
     return zero;
   }
@@ -429,6 +435,31 @@ template <class T>
   unsigned j;
   const bool valid = shuffle_source(op, lane, arg, width, j);
   return x[valid ? slot - lane + j : slot];
+}
+
+// Every thread's result of one __shfl*_sync whose lane or delta `arg` and `width` are the same in
+// every thread (the translation proved it), computed at once from the values `from` every thread
+// offered: to[s] = region_shuffle(..., from, s, arg, width). The pass that reads the results then
+// reads an array. Whole warps in the default order: the warps' common pattern of source lanes
+// applied to each warp (exec/region_shuffle.cpp).
+void shuffle_whole_warps(const void* from, void* to, unsigned n, std::size_t size, warp_op op,
+                         int arg, int width) noexcept;
+
+template <class T, class U>
+[[gnu::always_inline]] inline void region_shuffled(const region_var<T>& to, warp_op op,
+                                                   const region_var<U>& from, int arg, int width,
+                                                   const region_block& b) noexcept {
+  using stored = typename region_var<T>::stored;
+  static_assert(std::is_same_v<stored, typename region_var<U>::stored>);
+  if (b.identity && b.n % 32 == 0) {
+    shuffle_whole_warps(from.data(), to.data(), b.n, sizeof(stored), op, arg, width);
+    return;
+  }
+  const region_block::warps_view v = b.warps();
+  for (unsigned s = 0; s < b.n; ++s) {
+    const stored r = region_shuffle(v, op, from, s, arg, width);
+    std::memcpy(static_cast<void*>(to.data() + s), &r, sizeof r);
+  }
 }
 
 template <class T>

@@ -67,6 +67,11 @@ struct shuffle_point {
   bool fold = false;  // a warp vote or reduction: every lane's value folded into one result
   unsigned value_arg = 1;  // the call's argument offered (0 for a tile's member shuffle)
   std::string result;  // its result's type
+  const clang::Stmt* stmt = nullptr;  // the statement it is in
+  // Its lane or delta is the same in every thread and nothing in the statement writes what it
+  // reads: evaluated once, and every thread's result computed before the statement's pass.
+  bool uniform_arg = false;
+  std::string arg_text;  // then: the lane or delta as written (the call's text is replaced)
 };
 
 // Code run per thread in one lambda: a region, a condition, a for's init or increment.
@@ -131,6 +136,7 @@ class translator {
   bool gap_is_empty(const std::string& text) const;
   void collect_uses();
   bool uniform(const clang::Expr* e) const;
+  bool uniform_once(const clang::Expr* arg, const clang::Stmt* st) const;
   void find_uniform();
   void require_uniform();
   std::string type_of(const clang::VarDecl* v);
@@ -466,6 +472,7 @@ item translator::shuffle_parts(const clang::Stmt* st) {
   }
   shuffle_point sp;
   sp.call = call;
+  sp.stmt = st;
   sp.op = sync_calls::shuffle_op(call);
   sp.width = "32";
   // The point's two passes: every thread offers `value`, then runs the statement.
@@ -853,6 +860,32 @@ bool translator::uniform(const clang::Expr* e) const {
   return false;
 }
 
+// A shuffle's lane or delta that one thread can evaluate for all before its statement runs:
+// uniform, without side effects, reading no variable that the statement declares or writes (a
+// uniform variable's writes are whole statements: `k = 3, v += __shfl_down_sync(m, v, k)`).
+bool translator::uniform_once(const clang::Expr* arg, const clang::Stmt* st) const {
+  if (!uniform(arg) || arg->HasSideEffects(ctx_)) return false;
+  struct refs : clang::RecursiveASTVisitor<refs> {
+    std::set<const clang::VarDecl*> vars;
+    bool VisitDeclRefExpr(clang::DeclRefExpr* e) {
+      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(e->getDecl())) vars.insert(v);
+      return true;
+    }
+  } r;
+  r.TraverseStmt(const_cast<clang::Expr*>(arg));
+  const clang::SourceLocation b = sm_.getExpansionLoc(st->getBeginLoc());
+  const clang::SourceLocation e = sm_.getExpansionLoc(st->getEndLoc());
+  const auto inside = [&](clang::SourceLocation l) {
+    l = sm_.getExpansionLoc(l);
+    return !sm_.isBeforeInTranslationUnit(l, b) && !sm_.isBeforeInTranslationUnit(e, l);
+  };
+  for (const clang::VarDecl* v : r.vars)
+    if (inside(v->getLocation())) return false;
+  for (const auto& [v, whole] : writes_)
+    if (r.vars.count(v) && inside(whole->getBeginLoc())) return false;
+  return true;
+}
+
 // Block-level variables equal in every thread: a uniform initialiser, and written only by
 // uniform assignments that every thread makes (a for loop's increment, or a statement of a
 // region not nested in anything). Starts from all of them and drops the ones that break it.
@@ -1106,10 +1139,14 @@ void translator::prepare_edits() {
     }
     offered_.push_back(expr_text(sp.call->getArg(sp.value_arg)));
     const std::string arg = "static_cast<int>(" + expr_text(sp.call->getArg(sp.value_arg + 1)) + ")";
-    if (sp.call->getBeginLoc().isMacroID() ||
-        scratch_.ReplaceText(r, "__cuemu_w.shuffle(::cuemu::detail::warp_op::" + std::string(sp.op) +
-                                    ", __cuemu_x" + std::to_string(i) + ", __cuemu_s, (" + arg + "), " +
-                                    sp.width + ")"))
+    shuffles_[i].uniform_arg = uniform_once(sp.call->getArg(sp.value_arg + 1), sp.stmt);
+    shuffles_[i].arg_text = arg;
+    const std::string result =
+        shuffles_[i].uniform_arg
+            ? "__cuemu_y" + std::to_string(i) + ".get(__cuemu_s)"
+            : "__cuemu_w.shuffle(::cuemu::detail::warp_op::" + std::string(sp.op) + ", __cuemu_x" +
+                  std::to_string(i) + ", __cuemu_s, (" + arg + "), " + sp.width + ")";
+    if (sp.call->getBeginLoc().isMacroID() || scratch_.ReplaceText(r, result))
       refuse("a warp shuffle inside a macro", sp.call);
   }
   struct returns : clang::RecursiveASTVisitor<returns> {
@@ -1466,18 +1503,39 @@ void translator::emit(const std::vector<item>& items, std::string& out, int dept
         break;
       }
       case item::shuffle: {
-        const std::string x = "__cuemu_x" + std::to_string(it.shuffle_no);
-        out += "{\n::cuemu::detail::region_var<" + shuffles_[it.shuffle_no].type + "> " + x +
-               "(*__cuemu_rb);\n";
-        if (!shuffles_[it.shuffle_no].vote)
-          out += "const ::cuemu::detail::region_block::warps_view __cuemu_w = __cuemu_rb->warps();\n";
-        // A variable stored per thread offered as it is: its values copied at once.
+        const std::string no = std::to_string(it.shuffle_no);
+        const std::string x = "__cuemu_x" + no;
         const shuffle_point& sp = shuffles_[it.shuffle_no];
+        // A variable stored per thread offered as it is: its values copied at once (or, for a
+        // shuffle with one lane or delta, read where they are).
         const auto* ref = sp.fold || sp.vote ? nullptr
                           : llvm::dyn_cast<clang::DeclRefExpr>(sp.call->getArg(sp.value_arg)->IgnoreParenImpCasts());
         const auto* var = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
-        if (var && slot_of_.count(var) && !single_.count(var) &&
-            ctx_.hasSameUnqualifiedType(var->getType(), sp.call->getArg(sp.value_arg)->getType()))
+        const bool as_is = var && slot_of_.count(var) && !single_.count(var) &&
+                           ctx_.hasSameUnqualifiedType(var->getType(), sp.call->getArg(sp.value_arg)->getType());
+        if (sp.uniform_arg) {
+          // Every thread's result before the pass that reads it: the lane or delta evaluated
+          // once (as the first thread that has not returned), the values offered shuffled as a
+          // whole, and the pass reads an array.
+          out += "{\n";
+          std::string from = as_is ? "__cuemu_v" + std::to_string(slot_of_[var]) : x;
+          if (!as_is)
+            out += "::cuemu::detail::region_var<" + sp.type + "> " + x + "(*__cuemu_rb);\n" +
+                   each(it.value_seg) + lambda(it.value_seg, false) + ");\n";
+          const clang::Expr* a = sp.call->getArg(sp.value_arg + 1);
+          out += "int __cuemu_a" + no + " = 0;\n__cuemu_rb->once([&](unsigned __cuemu_s) -> bool { (void)__cuemu_s; " +
+                 bindings(it.seg) + line_directive(a) + "__cuemu_a" + no + " = " + sp.arg_text +
+                 ";\nreturn true; });\n";
+          out += "::cuemu::detail::region_var<" + sp.type + "> __cuemu_y" + no + "(*__cuemu_rb);\n" +
+                 "::cuemu::detail::region_shuffled(__cuemu_y" + no + ", ::cuemu::detail::warp_op::" +
+                 std::string(sp.op) + ", " + from + ", __cuemu_a" + no + ", " + sp.width + ", *__cuemu_rb);\n";
+          out += each(it.seg) + lambda(it.seg, false) + ");\n}\n";
+          break;
+        }
+        out += "{\n::cuemu::detail::region_var<" + sp.type + "> " + x + "(*__cuemu_rb);\n";
+        if (!sp.vote)
+          out += "const ::cuemu::detail::region_block::warps_view __cuemu_w = __cuemu_rb->warps();\n";
+        if (as_is)
           out += x + ".copy(__cuemu_v" + std::to_string(slot_of_[var]) + ", *__cuemu_rb);\n";
         else
           out += each(it.value_seg) + lambda(it.value_seg, false) + ");\n";
@@ -1645,7 +1703,10 @@ kernel_result translator::run() {
         ok += (i ? ", " : "") + dependent_types_[i];
       ok += ">";
     }
-    std::string code = "__cuemu_regions(" + ok + ") if constexpr (" + ok +
+    // A kernel without floating-point arithmetic (through every function it calls) is marked:
+    // the translation of the file lets g++ vectorise it (translate/kernel.cpp).
+    std::string code = "__cuemu_regions(" + ok + ") " + (calls_.of(k_).floating ? "" : "__cuemu_vectorise ") +
+                       "if constexpr (" + ok +
                        ") { if (::cuemu::detail::region_block* const __cuemu_rb = "
                        "::cuemu::detail::t_regions) {\n";
     for (const clang::DeclStmt* d : moved_) code += line_directive(d) + text(d) + "\n";

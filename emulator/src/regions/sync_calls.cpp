@@ -287,6 +287,21 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
       if (v->hasGlobalStorage() && v->getName() == "threadIdx") out_.thread_index = true;
     return true;
   }
+  // A value of a floating-point type (a vector's or a complex's elements too), or of a type not
+  // known before instantiation.
+  bool VisitExpr(clang::Expr* e) {
+    if (out_.floating) return true;
+    const clang::QualType t = e->getType();
+    if (t.isNull()) return true;
+    if (e->isTypeDependent() || t->isDependentType()) {
+      out_.floating = true;
+      return true;
+    }
+    const clang::Type* c = t.getCanonicalType().getTypePtr();
+    if (const auto* v = llvm::dyn_cast<clang::VectorType>(c)) c = v->getElementType().getCanonicalType().getTypePtr();
+    if (c->isFloatingType()) out_.floating = true;
+    return true;
+  }
 
   bool VisitCallExpr(clang::CallExpr* e) {
     if (sync_calls::is_barrier_call(e)) {
@@ -423,6 +438,7 @@ class summary_walker : public clang::RecursiveASTVisitor<summary_walker> {
     if (s.polls_in_loop && !quiet_) out_.polls_in_loop = true;
     if (s.dependent) out_.dependent = true;
     if (s.thread_index) out_.thread_index = true;
+    if (s.floating) out_.floating = true;
     if (!s.forbidden.empty()) {
       // Name the user's call, and the library's reason.
       std::string name = fn->getNameAsString();
@@ -442,6 +458,7 @@ const sync_summary& sync_calls::of(const clang::FunctionDecl* fn) {
   static const sync_summary recursive = [] {
     sync_summary r;
     r.forbidden = "recursion";
+    r.floating = true;
     return r;
   }();
   fn = fn->getCanonicalDecl();
@@ -464,6 +481,7 @@ const sync_summary& sync_calls::of(const clang::FunctionDecl* fn) {
     active_[fn] = false;
   } else if (!known_elsewhere(fn)) {
     s.thread_index = true;
+    s.floating = true;
     s.forbidden = "defined in another file (what it reaches is not known here)";
   }
   return done_[fn] = s;

@@ -28,6 +28,10 @@ struct sync_summary {
   // Reads threadIdx, itself or through a function it calls (the emulator's out-of-line entry
   // points find the running thread without it), or calls what depends on template parameters.
   bool thread_index = false;
+  // Computes with floating-point values (or with what depends on template parameters), itself or
+  // through a function it calls. A kernel that does not may have its loops over threads
+  // vectorised: the GPU's contractions and NaNs concern floating-point arithmetic only.
+  bool floating = false;
   std::string forbidden;       // why the region path cannot take it ("" if it can)
   unsigned forbidden_line = 0;
 };

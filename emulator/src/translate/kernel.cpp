@@ -176,7 +176,10 @@ std::size_t rewrite_kernel(context& cx, std::size_t marker, const scope_info& sc
     if (on) attributes += std::string(attributes.empty() ? "" : ", ") + a;
   };
   add(defined && opts.compile_pass == pass::device, "used");
-  add(defined && opts.contract_fp, kernel_fp_attribute);
+  // `{__cuemu_regions(OK) __cuemu_vectorise`: a region form without floating-point arithmetic.
+  const bool vectorise = defined && cx.is(d.body + 1, "__cuemu_regions") && cx.is(d.body + 2, "(") &&
+                         cx.match[d.body + 2] != npos && cx.is(cx.match[d.body + 2] + 1, "__cuemu_vectorise");
+  add(defined && opts.contract_fp, vectorise ? kernel_vector_attribute : kernel_fp_attribute);
   add(defined && opts.gpu_fp, "cuemu_gpu_fp");
   cx.edits.replace(m.offset, m.end(),
                    attributes.empty() ? std::string(m.text.size(), ' ') : "__attribute__((" + attributes + "))");
@@ -305,7 +308,7 @@ std::size_t rewrite_kernel(context& cx, std::size_t marker, const scope_info& sc
   if (cx.is(d.body + 1, "__cuemu_regions") && cx.is(d.body + 2, "(") && cx.match[d.body + 2] != npos) {
     const std::size_t close = cx.match[d.body + 2];
     regions = ", (" + cx.join(d.body + 3, close) + ")";
-    cx.blank(d.body + 1, close);
+    cx.blank(d.body + 1, cx.is(close + 1, "__cuemu_vectorise") ? close + 1 : close);
   }
   cx.edits.insert(cx.toks[d.body].end(),
                   "if (::cuemu::detail::is_launch_call()) { ::cuemu::detail::launch_from_stub<"

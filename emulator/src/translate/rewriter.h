@@ -65,6 +65,10 @@ struct options {
 // optimisations: the pass that forms fused multiply-adds runs only with them (-O2, or a checking
 // build's -O1 with this).
 inline constexpr const char* kernel_fp_attribute = "optimize(\"fp-contract=fast\", \"expensive-optimizations\", \"no-tree-vectorize\")";
+// A kernel that cuemu-regions found without floating-point arithmetic (`__cuemu_vectorise` after
+// its `__cuemu_regions(OK)`): its loops over threads may be vectorised, which changes no integer
+// result (g++ keeps the loop's order of effects) and contracts nothing.
+inline constexpr const char* kernel_vector_attribute = "optimize(\"fp-contract=fast\", \"expensive-optimizations\", \"tree-vectorize\")";
 
 // `preprocessed`: g++ -E output with line markers. `file_name`: used for errors before the
 // first marker. When `errors` is not empty the text must not be compiled: the constructs named

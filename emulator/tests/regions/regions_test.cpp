@@ -10,7 +10,9 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -117,6 +119,59 @@ TEST(Regions, WarpOnlyKernelsTakeLoopsToo) {
     EXPECT_EQ(r.status, 0) << exec << "\n" << r.out;
     EXPECT_EQ(r.out, want) << exec;
   }
+}
+
+// Shuffles whose lane or delta is the same in every thread are computed for the whole block
+// before the statement that reads them (every op, widths 32 to 1, deltas past the width, 4- and
+// 8-byte values, a two-dimensional block), and the ones that must not be (the statement writes
+// its delta first; a lane-dependent lane) are not: each result equals a CPU reference of the
+// Programming Guide's rules, and the program prints, on every path and schedule, what the GPU
+// printed (uniform_shuffles_h100.txt, recorded on an H100 with nvcc 13.0 -arch=sm_90: its
+// checksums too).
+TEST(Regions, ShufflesWithOneDeltaForTheBlockGiveTheGpusResults) {
+  const std::string src = std::string(PROGRAMS_DIR) + "/uniform_shuffles.cu";
+  char dir[] = "/tmp/cuemu-uniform-shuffles-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string exe = std::string(dir) + "/prog";
+  const cuemu_result v = run_cuemu("cc -v " + src + " -o " + exe);
+  ASSERT_EQ(v.status, 0) << v.out;
+  for (const char* kernel : {"by_parameter_32", "by_parameter_16", "by_parameter_8", "by_parameter_4",
+                             "by_parameter_2", "by_parameter_1", "by_loop", "by_shape", "not_once"})
+    EXPECT_NE(v.out.find(std::string(": kernel ") + kernel + ": loops over threads\n"), std::string::npos)
+        << kernel << "\n" << v.out;
+  // Its kernels without floating-point values are marked for the vectoriser; by_shape is not.
+  {
+    const cuemu_result kept = run_cuemu("cc --keep " + src + " -o " + exe);
+    ASSERT_EQ(kept.status, 0) << kept.out;
+    const std::string tag = "kept the intermediate files in ";
+    const std::size_t at = kept.out.find(tag);
+    ASSERT_NE(at, std::string::npos) << kept.out;
+    const std::string kept_dir = kept.out.substr(at + tag.size(), kept.out.find('\n', at) - at - tag.size());
+    const cuemu_result ls = run_built("", "cat " + kept_dir + "/plain/*.regions.cu; rm -rf " + kept_dir);
+    const std::string& form = ls.out;
+    auto marked = [&](const std::string& kernel) {
+      const std::size_t k = form.find("void " + kernel + "(");
+      const std::size_t next = form.find("__global__", k + 1);
+      return k != std::string::npos &&
+             form.substr(k, next == std::string::npos ? std::string::npos : next - k).find("__cuemu_vectorise") !=
+                 std::string::npos;
+    };
+    for (const char* kernel : {"by_parameter_32", "by_parameter_1", "by_loop", "not_once"})
+      EXPECT_TRUE(marked(kernel)) << kernel;
+    EXPECT_FALSE(marked("by_shape"));
+  }
+  std::ifstream f(std::string(PROGRAMS_DIR) + "/uniform_shuffles_h100.txt");
+  std::stringstream gpu;
+  gpu << f.rdbuf();
+  ASSERT_FALSE(gpu.str().empty());
+  for (const char* env : {"CUEMU_EXEC=loops", "CUEMU_EXEC=fibers", "CUEMU_SCHEDULE=reverse",
+                          "CUEMU_SCHEDULE=random:5", "CUEMU_WORKERS=1"}) {
+    const cuemu_result r = run_built(env, exe);
+    EXPECT_EQ(r.status, 0) << env << "\n" << r.out;
+    EXPECT_EQ(r.out, gpu.str()) << env;
+  }
+  std::remove(exe.c_str());
+  rmdir(dir);
 }
 
 // A kernel's calls of __device__ functions that synchronise are written out in it, and the

@@ -132,5 +132,26 @@ TEST(Passes, LeftOutBodiesKeepLinesAndLineMarkers) {
   EXPECT_NE(r.text.find("\nint after;\n"), std::string::npos) << r.text;
 }
 
+
+// A region form that cuemu-regions found without floating-point arithmetic (`__cuemu_vectorise`
+// after `__cuemu_regions(OK)`) lets g++ vectorise the kernel; every other kernel keeps the
+// vectoriser off (it would keep a GPU's contractions apart). The marker itself is removed.
+TEST(Passes, KernelsWithoutFloatingPointAreVectorised) {
+  options o;
+  o.compile_pass = pass::device;
+  o.contract_fp = true;
+  const std::string with =
+      rewrite("__cuemu_global__ void k(int* p) {__cuemu_regions(true) __cuemu_vectorise p[0] = 1; }", "t.cu", o).text;
+  EXPECT_NE(with.find("\"expensive-optimizations\", \"tree-vectorize\")"), std::string::npos) << with;
+  EXPECT_EQ(with.find("no-tree-vectorize"), std::string::npos) << with;
+  EXPECT_EQ(with.find("__cuemu_vectorise"), std::string::npos) << with;
+  EXPECT_NE(with.find("p[0] = 1;"), std::string::npos) << with;
+  for (const char* other : {"__cuemu_global__ void k(float* p) {__cuemu_regions(true) p[0] = 1; }",
+                            "__cuemu_global__ void k(int* p) { p[0] = 1; }"}) {
+    const std::string without = rewrite(other, "t.cu", o).text;
+    EXPECT_NE(without.find("\"no-tree-vectorize\""), std::string::npos) << without;
+  }
+}
+
 }  // namespace
 }  // namespace cuemu::translate::test
