@@ -328,23 +328,10 @@ int run_capture(const std::string& cmd, std::string& out) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-// The ceiling of the row copy's scaling: the serial loop split over w plain host threads (the
-// calling thread and w - 1 started once, released together per run), wall ms, median of
-// bench::reps(). A memory-bound copy stops scaling where this does, whatever runs it.
-double plain_threads_row_copy_ms(unsigned w) {
-  using bench::kRows;
-  using bench::kVecsPerRow;
-  std::vector<uint4> src(static_cast<size_t>(kRows) * kVecsPerRow), dst(src.size());
-  std::vector<int> idx(kRows);
-  uint64_t seed = 1;
-  for (auto& v : src) v = make_uint4(static_cast<unsigned>(bench::mix(seed)), 1, 2, 3);
-  for (int r = 0; r < kRows; ++r) idx[r] = (r * 7919) % kRows;
-  auto share = [&](unsigned i) {
-    const int r0 = static_cast<int>(static_cast<long>(kRows) * i / w);
-    const int r1 = static_cast<int>(static_cast<long>(kRows) * (i + 1) / w);
-    bench::serial_row_copy(src.data() + static_cast<size_t>(r0) * kVecsPerRow, dst.data(),
-                           idx.data() + r0, r1 - r0);
-  };
+// `share(i)` for i in [0, w) on w plain host threads (the calling thread and w - 1 started once,
+// released together per run): wall ms, median of bench::reps() (the first run touches the pages).
+template <class Share>
+double plain_threads_ms(unsigned w, Share share) {
   std::atomic<unsigned> generation{0}, done{0};
   std::atomic<bool> stop{false};
   std::vector<std::thread> pool;
@@ -361,7 +348,7 @@ double plain_threads_row_copy_ms(unsigned w) {
       }
     });
   std::vector<double> t;
-  for (int k = 0; k < bench::reps() + 1; ++k) {  // the first run touches the pages
+  for (int k = 0; k < bench::reps() + 1; ++k) {
     done.store(0);
     const double t0 = bench::now_ms();
     generation.fetch_add(1, std::memory_order_release);
@@ -373,6 +360,44 @@ double plain_threads_row_copy_ms(unsigned w) {
   stop = true;
   for (auto& th : pool) th.join();
   return bench::median(t);
+}
+
+// The ceiling of the row copy's scaling: the serial loop split over w plain host threads. A
+// memory-bound copy stops scaling where this does, whatever runs it.
+double plain_threads_row_copy_ms(unsigned w) {
+  using bench::kRows;
+  using bench::kVecsPerRow;
+  std::vector<uint4> src(static_cast<size_t>(kRows) * kVecsPerRow), dst(src.size());
+  std::vector<int> idx(kRows);
+  uint64_t seed = 1;
+  for (auto& v : src) v = make_uint4(static_cast<unsigned>(bench::mix(seed)), 1, 2, 3);
+  for (int r = 0; r < kRows; ++r) idx[r] = (r * 7919) % kRows;
+  return plain_threads_ms(w, [&](unsigned i) {
+    const int r0 = static_cast<int>(static_cast<long>(kRows) * i / w);
+    const int r1 = static_cast<int>(static_cast<long>(kRows) * (i + 1) / w);
+    bench::serial_row_copy(src.data() + static_cast<size_t>(r0) * kVecsPerRow, dst.data(),
+                           idx.data() + r0, r1 - r0);
+  });
+}
+
+// The same for work that stays in a core's cache (the tree reduction's serial loop, its blocks
+// split over the threads): what the machine gives such work from one core to w, whatever runs
+// it (cores that share a physical core or a clock budget show here).
+double plain_threads_tree_reduce_ms(unsigned w) {
+  using bench::kReduceBlock;
+  using bench::kReduceN;
+  std::vector<float> in(kReduceN), out(kReduceN / kReduceBlock);
+  uint64_t seed = 2;
+  for (auto& v : in) v = static_cast<float>(bench::mix(seed) % 1000);
+  const int blocks = kReduceN / kReduceBlock;
+  return plain_threads_ms(w, [&](unsigned i) {
+    const int b0 = static_cast<int>(static_cast<long>(blocks) * i / w);
+    const int b1 = static_cast<int>(static_cast<long>(blocks) * (i + 1) / w);
+    // Eight times over: a run long enough to time at 16 threads.
+    for (int rep = 0; rep < 8; ++rep)
+      bench::serial_tree_reduce(in.data() + static_cast<size_t>(b0) * kReduceBlock, out.data() + b0,
+                                (b1 - b0) * kReduceBlock);
+  });
 }
 
 int parent() {
@@ -488,6 +513,11 @@ int parent() {
     std::printf("%-26s", "row_copy, plain threads");
     for (unsigned w : workers) std::printf("  %6.2fx", plain[workers.front()] / plain[w]);
     std::printf("   (the serial loop on w host threads: the ceiling)\n");
+    std::map<unsigned, double> plain_tree;
+    for (unsigned w : workers) plain_tree[w] = plain_threads_tree_reduce_ms(w);
+    std::printf("%-26s", "tree_reduce, plain threads");
+    for (unsigned w : workers) std::printf("  %6.2fx", plain_tree[workers.front()] / plain_tree[w]);
+    std::printf("   (its serial loop on w host threads: the machine's own scaling)\n");
     std::printf("\n");
   }
 

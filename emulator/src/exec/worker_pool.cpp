@@ -26,9 +26,25 @@ worker_pool::~worker_pool() {
 }
 
 void pool_job::drain() {
-  // One atomic add per item; n_ and body_ are fixed for the job's life.
+  // One atomic add per item, or per chunk; n_, chunk_ and body_ are fixed for the job's life.
   const auto& body = *body_;
-  for (std::size_t i; (i = next_.fetch_add(1, std::memory_order_relaxed)) < n_;) body(i);
+  if (chunk_ == 1) {
+    for (std::size_t i; (i = next_.fetch_add(1, std::memory_order_relaxed)) < n_;) body(i);
+    return;
+  }
+  // Chunks shrink as the items run out (an eighth of what is left per worker, at most chunk_),
+  // so that the last items still spread over the threads.
+  const std::size_t threads = worker_pool::instance().workers();
+  for (;;) {
+    const std::size_t seen = next_.load(std::memory_order_relaxed);
+    if (seen >= n_) return;
+    std::size_t c = (n_ - seen) / (8 * threads);
+    c = c < 1 ? 1 : c > chunk_ ? chunk_ : c;
+    const std::size_t i = next_.fetch_add(c, std::memory_order_relaxed);
+    if (i >= n_) return;
+    const std::size_t end = i + c < n_ ? i + c : n_;
+    for (std::size_t k = i; k < end; ++k) body(k);
+  }
 }
 
 // A running job with items left, taken in turn so that concurrent grids share the workers.

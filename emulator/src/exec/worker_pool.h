@@ -17,10 +17,15 @@ namespace cuemu::detail {
 // body(i) for every i in [0, n): the blocks of one grid.
 class pool_job {
  public:
-  pool_job(std::size_t n, const std::function<void(std::size_t)>& body) : n_(n), body_(&body) {}
+  // `chunk`: the most items a thread may take at once (1: one at a time). More than one only
+  // where no item waits for another (a block that spins or waits at grid sync needs every
+  // block not yet started to be free for a helper to take): the items a thread took run one after
+  // another on it.
+  pool_job(std::size_t n, const std::function<void(std::size_t)>& body, std::size_t chunk = 1)
+      : n_(n), chunk_(chunk < 1 ? 1 : chunk), body_(&body) {}
   pool_job(const pool_job&) = delete;
   pool_job& operator=(const pool_job&) = delete;
-  // Items taken so far (by any thread).
+  // Items taken so far (by any thread; with chunks, some may not have started yet).
   std::size_t taken() const noexcept {
     const std::size_t t = next_.load(std::memory_order_relaxed);
     return t < n_ ? t : n_;
@@ -31,6 +36,7 @@ class pool_job {
   friend class worker_pool;
   void drain();
   const std::size_t n_;
+  const std::size_t chunk_;
   const std::function<void(std::size_t)>* const body_;
   // The next item to take (fetch_add, no lock), alone in its cache line: every worker writes it
   // once per block, and a neighbour read per block (the job's body, a launch's fields on the
