@@ -83,7 +83,7 @@ TEST(MathContraction, RolledLoopFusesTheProductNvccFuses) {
 
 // What ptxas fuses after NVVM (contraction/ptxas_fusion.cu): per shape, how many results are the
 // first candidate, the second, unfused or ambiguous, byte for byte as the GPU printed them
-// (contraction/ptxas_fusion_h100.txt, sm_90). The SASS nvcc 13.0 makes of it (`nvcc -O2
+// (contraction/ptxas_fusion_h100.txt, sm_90; the H200 printed the same bytes). The SASS nvcc 13.0 makes of it (`nvcc -O2
 // -arch=sm_90 -cubin`, then `cuobjdump -sass`) says why: the left product of a difference is the
 // FFMA's (`FMUL R0, z, w; FFMA R, x, y, -R0` whichever product comes first); the vector
 // operators' and add2's arguments are computed left to right and the older product fused; a

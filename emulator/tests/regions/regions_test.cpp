@@ -126,8 +126,8 @@ TEST(Regions, WarpOnlyKernelsTakeLoopsToo) {
 // 8-byte values, a two-dimensional block), and the ones that must not be (the statement writes
 // its delta first; a lane-dependent lane) are not: each result equals a CPU reference of the
 // Programming Guide's rules, and the program prints, on every path and schedule, what the GPU
-// printed (uniform_shuffles_h100.txt, recorded on an H100 with nvcc 13.0 -arch=sm_90: its
-// checksums too).
+// printed (uniform_shuffles_h100.txt, recorded on an H100 with nvcc 13.0 -arch=sm_90, its
+// checksums too; the H200 printed the same bytes).
 TEST(Regions, ShufflesWithOneDeltaForTheBlockGiveTheGpusResults) {
   const std::string src = std::string(PROGRAMS_DIR) + "/uniform_shuffles.cu";
   char dir[] = "/tmp/cuemu-uniform-shuffles-XXXXXX";
