@@ -84,6 +84,15 @@ struct segment {
 
 void comma_operands(const clang::Expr* e, std::vector<const clang::Expr*>& out);
 
+// The variables a statement names.
+struct variable_refs : clang::RecursiveASTVisitor<variable_refs> {
+  std::set<const clang::VarDecl*> vars;
+  bool VisitDeclRefExpr(clang::DeclRefExpr* e) {
+    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(e->getDecl())) vars.insert(v);
+    return true;
+  }
+};
+
 class translator {
  public:
   translator(clang::ASTContext& ctx, sync_calls& calls, const clang::FunctionDecl* k,
@@ -865,13 +874,7 @@ bool translator::uniform(const clang::Expr* e) const {
 // uniform variable's writes are whole statements: `k = 3, v += __shfl_down_sync(m, v, k)`).
 bool translator::uniform_once(const clang::Expr* arg, const clang::Stmt* st) const {
   if (!uniform(arg) || arg->HasSideEffects(ctx_)) return false;
-  struct refs : clang::RecursiveASTVisitor<refs> {
-    std::set<const clang::VarDecl*> vars;
-    bool VisitDeclRefExpr(clang::DeclRefExpr* e) {
-      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(e->getDecl())) vars.insert(v);
-      return true;
-    }
-  } r;
+  variable_refs r;
   r.TraverseStmt(const_cast<clang::Expr*>(arg));
   const clang::SourceLocation b = sm_.getExpansionLoc(st->getBeginLoc());
   const clang::SourceLocation e = sm_.getExpansionLoc(st->getEndLoc());
@@ -1254,16 +1257,10 @@ std::string translator::bindings(int seg) {
            "[__cuemu_s]; ";
   }
   // Parameters a thread writes: its own copy.
-  struct refs : clang::RecursiveASTVisitor<refs> {
-    std::set<const clang::VarDecl*> used;
-    bool VisitDeclRefExpr(clang::DeclRefExpr* e) {
-      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(e->getDecl())) used.insert(v);
-      return true;
-    }
-  } r;
+  variable_refs r;
   for (const clang::Stmt* s : segs_[seg].stmts) r.TraverseStmt(const_cast<clang::Stmt*>(s));
   if (segs_[seg].expr) r.TraverseStmt(const_cast<clang::Expr*>(segs_[seg].expr));
-  const std::set<const clang::VarDecl*>& used = r.used;
+  const std::set<const clang::VarDecl*>& used = r.vars;
   for (std::size_t i = 0; i < params_.size(); ++i)
     if (used.count(params_[i])) {
       if (!names.insert(params_[i]->getNameAsString()).second)
