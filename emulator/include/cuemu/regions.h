@@ -60,7 +60,20 @@ struct region_block {
   bool linear = false;
   void* owner = nullptr;  // the block executor
 
-  void* alloc(std::size_t bytes, std::size_t align);  // exec/region_block.cpp
+  // Storage for the block's per-thread variables, from the executor's arena (freed when the
+  // block ends): a bump of `arena_at` within the current chunk, else exec/region_block.cpp.
+  // `align` is a power of two.
+  [[gnu::always_inline]] inline void* alloc(std::size_t bytes, std::size_t align) {
+    const std::uintptr_t at = (reinterpret_cast<std::uintptr_t>(arena_at) + align - 1) & ~(align - 1);
+    if (arena_at && at + bytes <= reinterpret_cast<std::uintptr_t>(arena_end)) {
+      arena_at = reinterpret_cast<unsigned char*>(at + bytes);
+      return reinterpret_cast<void*>(at);
+    }
+    return alloc_chunk(bytes, align);
+  }
+  unsigned char* arena_at = nullptr;   // the arena's current chunk: its unused bytes
+  unsigned char* arena_end = nullptr;
+  void* alloc_chunk(std::size_t bytes, std::size_t align);  // exec/region_block.cpp
   void run_fibers(source_location where, bool last, void* f, bool (*call)(void*, unsigned),
                   void (*batch)(region_block&, lane_batch&, void*));  // exec/region_block.cpp
 

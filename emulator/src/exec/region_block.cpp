@@ -178,19 +178,27 @@ void block_executor::run_fiber_lane(lane& l) {
   settle_fiber_lane(l);
 }
 
-void* region_block::alloc(std::size_t bytes, std::size_t align) {
+// The arena's next chunk with room (a new one, twice the last, when none has): region_block::alloc
+// bumps within it until it is full.
+void* region_block::alloc_chunk(std::size_t bytes, std::size_t align) {
   auto& a = static_cast<block_executor*>(owner)->region_arena_;
   for (;;) {
     if (a.chunk < a.chunks.size()) {
-      const std::size_t at = (a.used + align - 1) / align * align;
-      if (at + bytes <= a.sizes[a.chunk]) {
-        a.used = at + bytes;
-        return a.chunks[a.chunk].get() + at;
+      unsigned char* const base = a.chunks[a.chunk].get();
+      const std::uintptr_t at =
+          (reinterpret_cast<std::uintptr_t>(base) + a.used + align - 1) & ~(std::uintptr_t{align} - 1);
+      if (at + bytes <= reinterpret_cast<std::uintptr_t>(base) + a.sizes[a.chunk]) {
+        a.used = at + bytes - reinterpret_cast<std::uintptr_t>(base);
+        arena_at = base + a.used;
+        arena_end = base + a.sizes[a.chunk];
+        // From here the bumps are region_block::alloc's: the chunk counts as used up.
+        a.used = a.sizes[a.chunk];
+        return reinterpret_cast<void*>(at);
       }
-      if (a.used != 0 || a.chunk + 1 < a.chunks.size()) {
+      if (a.chunk + 1 < a.chunks.size() || a.used != 0) {
         ++a.chunk;
         a.used = 0;
-        continue;
+        if (a.chunk < a.chunks.size()) continue;
       }
     }
     const std::size_t size = std::max<std::size_t>({bytes + align, 64 * 1024,

@@ -174,6 +174,19 @@ TEST(Regions, ShufflesWithOneDeltaForTheBlockGiveTheGpusResults) {
   rmdir(dir);
 }
 
+// Over-aligned variables live across barriers are aligned on the loop path as on coroutines.
+TEST(Regions, OverAlignedVariablesAcrossBarriersAreAligned) {
+  const std::string src = std::string(PROGRAMS_DIR) + "/over_aligned.cu";
+  const cuemu_result v = run_cuemu("cc -v " + src + " -o /dev/null");
+  ASSERT_EQ(v.status, 0) << v.out;
+  EXPECT_NE(v.out.find(": kernel kept: loops over threads\n"), std::string::npos) << v.out;
+  for (const char* exec : {"--exec=loops", "--exec=fibers"}) {
+    const cuemu_result r = run_cuemu(std::string("run ") + exec + " " + src);
+    EXPECT_EQ(r.status, 0) << exec << "\n" << r.out;
+    EXPECT_EQ(r.out, "misaligned copies: 0, wrong results: 0\n") << exec;
+  }
+}
+
 // A kernel's calls of __device__ functions that synchronise are written out in it, and the
 // functions' barriers cut like the kernel's own; the calls it cannot write out (a return before
 // the function's end, a function that prints its own name, a global its body reads that a
