@@ -64,10 +64,10 @@ struct region_block {
   // block ends): a bump of `arena_at` within the current chunk, else exec/region_block.cpp.
   // `align` is a power of two.
   [[gnu::always_inline]] inline void* alloc(std::size_t bytes, std::size_t align) {
-    const std::uintptr_t at = (reinterpret_cast<std::uintptr_t>(arena_at) + align - 1) & ~(align - 1);
-    if (arena_at && at + bytes <= reinterpret_cast<std::uintptr_t>(arena_end)) {
-      arena_at = reinterpret_cast<unsigned char*>(at + bytes);
-      return reinterpret_cast<void*>(at);
+    const std::uintptr_t place = (reinterpret_cast<std::uintptr_t>(arena_at) + align - 1) & ~(align - 1);
+    if (arena_at && place + bytes <= reinterpret_cast<std::uintptr_t>(arena_end)) {
+      arena_at = reinterpret_cast<unsigned char*>(place + bytes);
+      return reinterpret_cast<void*>(place);
     }
     return alloc_chunk(bytes, align);
   }

@@ -185,15 +185,15 @@ void* region_block::alloc_chunk(std::size_t bytes, std::size_t align) {
   for (;;) {
     if (a.chunk < a.chunks.size()) {
       unsigned char* const base = a.chunks[a.chunk].get();
-      const std::uintptr_t at =
+      const std::uintptr_t place =
           (reinterpret_cast<std::uintptr_t>(base) + a.used + align - 1) & ~(std::uintptr_t{align} - 1);
-      if (at + bytes <= reinterpret_cast<std::uintptr_t>(base) + a.sizes[a.chunk]) {
-        a.used = at + bytes - reinterpret_cast<std::uintptr_t>(base);
+      if (place + bytes <= reinterpret_cast<std::uintptr_t>(base) + a.sizes[a.chunk]) {
+        a.used = place + bytes - reinterpret_cast<std::uintptr_t>(base);
         arena_at = base + a.used;
         arena_end = base + a.sizes[a.chunk];
         // From here the bumps are region_block::alloc's: the chunk counts as used up.
         a.used = a.sizes[a.chunk];
-        return reinterpret_cast<void*>(at);
+        return reinterpret_cast<void*>(place);
       }
       if (a.chunk + 1 < a.chunks.size() || a.used != 0) {
         ++a.chunk;
