@@ -32,6 +32,10 @@
 
 namespace cuemu::detail {
 
+// Whether the blocks of a launch run as loops over threads (exec/region_block.cpp): its kernel has
+// a region form, CUEMU_EXEC is not `fibers`, and no checking mode observes each thread.
+bool runs_as_loops(const launch_state& launch) noexcept;
+
 struct region_block;
 
 enum class lane_state : std::uint8_t {

@@ -134,8 +134,7 @@ void run_blocks(launch_state& launch) {
   // translation keeps such kernels on coroutines): no block waits for another, so a worker may
   // take several at once, and the counter they share is written a few times per worker instead
   // of once per block (5% of a small block's time at 16 workers).
-  const bool loop_blocks = launch.entry.regions && opt.loops && !opt.synccheck && !hooks::active &&
-                           !launch.cooperative;
+  const bool loop_blocks = runs_as_loops(launch) && !launch.cooperative;
   pool_job job(nblocks, body, loop_blocks ? 16 : 1);
   launch.job = &job;
   worker_pool::instance().run(job);

@@ -12,9 +12,11 @@
 
 namespace cuemu::detail {
 
-bool block_executor::use_regions() const noexcept {
-  return launch_->entry.regions && options().loops && !synccheck_;
+bool runs_as_loops(const launch_state& launch) noexcept {
+  return launch.entry.regions && options().loops && !options().synccheck && !hooks::active;
 }
+
+bool block_executor::use_regions() const noexcept { return runs_as_loops(*launch_); }
 
 void block_executor::run_regions() {
   const unsigned n = static_cast<unsigned>(lanes_.size());
