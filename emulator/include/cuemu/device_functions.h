@@ -7,6 +7,7 @@
 // ... are thin includes of this header.
 #pragma once
 
+#include <cuemu/conversions.h>
 #include <cuemu/host_defines.h>
 #include <cuemu/libdevice.h>
 #include <cuemu/progress.h>
@@ -645,9 +646,7 @@ __CUEMU_DF__ double __dsqrt_rn(double a) noexcept { return __nv_dsqrt_rn(a); }
 __CUEMU_DF__ float __frsqrt_rn(float a) noexcept { return __nv_frsqrt_rn(a); }
 
 // ---------------------------------------------------------------------------------------------
-// Conversions with explicit rounding. Float-to-integer conversions saturate to the destination
-// range, as the GPU's cvt instructions do; a NaN gives 0 from a float to a 32-bit integer, and
-// the sign bit alone (0x80000000, 0x8000000000000000) otherwise (the H200 record, tests/math).
+// Conversions with explicit rounding (their arithmetic: cuemu/conversions.h).
 // ---------------------------------------------------------------------------------------------
 namespace cuemu::detail {
 // f() with the FPU in rounding direction `mode`.
@@ -658,36 +657,6 @@ inline auto with_rounding(int mode, F f) noexcept {
   auto r = f();
   std::fesetround(saved);
   return r;
-}
-template <class I, class F>
-inline I saturating_convert(F v) noexcept {
-  if (v != v) return sizeof(I) == 4 && sizeof(F) == 4 ? I(0) : static_cast<I>(I(1) << (sizeof(I) * 8 - 1));
-  if (v <= static_cast<F>(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
-  if (v >= static_cast<F>(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
-  return static_cast<I>(v);
-}
-template <class F>
-inline F round_mode(F v, int mode) noexcept {
-  switch (mode) {
-    case 0: return std::nearbyint(v);  // default environment: to nearest even
-    case 1: return std::trunc(v);
-    case 2: return std::ceil(v);
-    default: return std::floor(v);
-  }
-}
-// Integer -> floating point with a rounding direction (0 rn, 1 rz, 2 ru, 3 rd).
-template <class F, class I>
-inline F int_to_float(I v, int mode) noexcept {
-  F r = static_cast<F>(v);  // round to nearest
-  if (mode == 0) return r;
-  const long double exact = static_cast<long double>(v);
-  const long double got = static_cast<long double>(r);
-  if (got == exact) return r;
-  if (mode == 2) return got > exact ? r : std::nextafter(r, std::numeric_limits<F>::infinity());
-  if (mode == 3) return got < exact ? r : std::nextafter(r, -std::numeric_limits<F>::infinity());
-  // rz: towards zero
-  if (exact > 0) return got < exact ? r : std::nextafter(r, F(0));
-  return got > exact ? r : std::nextafter(r, F(0));
 }
 }  // namespace cuemu::detail
 

@@ -453,13 +453,17 @@ int preprocess_only(const options& o, const paths& p, variant v, const std::stri
 // which libdevice's pow does not (pow(3.0, 1.0) is 2.9999999999999996 on an H200). fma and fmaf:
 // with FMA instructions (contraction, contracts_fp) g++ would expand them inline with x86's NaN
 // rules (the GPU's: a canonical NaN in single precision, operands a, c, b in double). The other
+// nan, nanf and nanl: g++ declares them const (reading no memory), so the stores that build a
+// tag string in device code were deleted as dead before the call read them. The other
 // functions stay builtins, so a call on constants is folded as nvcc folds it (sinf(1.0f) in a
 // kernel is the correctly rounded constant on an H200, not what libdevice computes at run time).
 static const std::vector<std::string>& libdevice_builtin_flags() {
   static const std::vector<std::string> flags{"-fno-builtin-fmax", "-fno-builtin-fmin",
                                               "-fno-builtin-fmaxf", "-fno-builtin-fminf",
                                               "-fno-builtin-pow", "-fno-builtin-powf",
-                                              "-fno-builtin-fma", "-fno-builtin-fmaf"};
+                                              "-fno-builtin-fma", "-fno-builtin-fmaf",
+                                              "-fno-builtin-nan", "-fno-builtin-nanf",
+                                              "-fno-builtin-nanl"};
   return flags;
 }
 

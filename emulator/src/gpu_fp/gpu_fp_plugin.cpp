@@ -1,4 +1,5 @@
-// cuemu's g++ plugin: the NaN results of a GPU's arithmetic in device code (issue 14).
+// cuemu's g++ plugin: the NaN results of a GPU's arithmetic in device code (issue 14); its
+// integer results where C++ leaves them undefined are gpu_int.cpp's.
 //
 // An H200 returns the canonical NaN 0x7fffffff from every single-precision operation whose
 // result is a NaN (add, subtract, multiply, divide, fused multiply-add, negation, absolute value,
@@ -43,6 +44,8 @@
 #include "internal-fn.h"
 #include "tree-ssa.h"
 #include "cfgloop.h"
+
+#include "gpu_int.h"
 
 int plugin_is_GPL_compatible;
 
@@ -91,6 +94,7 @@ void order_arguments(void* gcc_data, void*) {
   const tree fn = static_cast<tree>(gcc_data);
   if (!fn || TREE_CODE(fn) != FUNCTION_DECL || !DECL_SAVED_TREE(fn) || !device_code(fn)) return;
   walk_tree_without_duplicates(&DECL_SAVED_TREE(fn), order_call, nullptr);
+  gpu_integer_abs(&DECL_SAVED_TREE(fn));  // abs(INT_MIN) wraps, as on the GPU (gpu_int.cpp)
 }
 
 enum class rule { none, canonical, keep_input, fma_operands };
@@ -563,6 +567,10 @@ struct gpu_fp_pass : gimple_opt_pass {
       FOR_EACH_BB_FN(bb, fn) {
         for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) replace_arithmetic(&gsi);
       }
+    }
+    // Integer results where C++ has none: conversions from floating point, division, shifts.
+    FOR_EACH_BB_FN(bb, fn) {
+      for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) gpu_integer_statement(&gsi);
     }
     FOR_EACH_BB_FN(bb, fn) {
       for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {

@@ -253,8 +253,157 @@ typedef unsigned long long u64;
   X(norm3d, "ddd>d", D3(norm3d)) X(rnorm3d, "ddd>d", D3(rnorm3d))                                  \
   X(op_dmad, "ddd>d", r[0] = R_d(A_d(0) * A_d(1) + A_d(2)))                                        \
   X(norm4d, "dddd>d", r[0] = R_d(norm4d(A_d(0), A_d(1), A_d(2), A_d(3))))                          \
-  X(rnorm4d, "dddd>d", r[0] = R_d(rnorm4d(A_d(0), A_d(1), A_d(2), A_d(3))))
+  X(rnorm4d, "dddd>d", r[0] = R_d(rnorm4d(A_d(0), A_d(1), A_d(2), A_d(3))))                      \
+  PROBE_LIST_REST(X)
+
+// Added 2026-12-05: the rest of the conversion and reinterpretation intrinsics, the integer
+// intrinsics and functions, classification, nan/nanf, scalbln and the array norms. After the
+// list above, so that its functions' inputs and output lines are unchanged.
+#define PROBE_LIST_REST(X)                                                                         \
+  /* ---- conversions in every rounding, reinterpretation, classification ---- */                 \
+  X(__float2uint_ru, "f>i", r[0] = R_i(__float2uint_ru(A_f(0))))                                   \
+  X(__float2uint_rd, "f>i", r[0] = R_i(__float2uint_rd(A_f(0))))                                   \
+  X(__float2ll_ru, "f>l", r[0] = R_l(__float2ll_ru(A_f(0))))                                       \
+  X(__float2ll_rd, "f>l", r[0] = R_l(__float2ll_rd(A_f(0))))                                       \
+  X(__float2ull_rn, "f>l", r[0] = R_l(__float2ull_rn(A_f(0))))                                     \
+  X(__float2ull_ru, "f>l", r[0] = R_l(__float2ull_ru(A_f(0))))                                     \
+  X(__float2ull_rd, "f>l", r[0] = R_l(__float2ull_rd(A_f(0))))                                     \
+  X(__float_as_int, "f>i", r[0] = R_i(__float_as_int(A_f(0))))                                     \
+  X(__float_as_uint, "f>i", r[0] = R_i(__float_as_uint(A_f(0))))                                   \
+  X(isnan_f, "f>i", r[0] = R_i(isnan(A_f(0)) ? 1 : 0))                                             \
+  X(isinf_f, "f>i", r[0] = R_i(isinf(A_f(0)) ? 1 : 0))                                             \
+  X(isfinite_f, "f>i", r[0] = R_i(isfinite(A_f(0)) ? 1 : 0))                                       \
+  X(signbit_f, "f>i", r[0] = R_i(signbit(A_f(0)) ? 1 : 0))                                         \
+  X(__int_as_float, "i>f", r[0] = R_f(__int_as_float(A_i(0))))                                     \
+  X(__uint_as_float, "i>f", r[0] = R_f(__uint_as_float(A_u(0))))                                   \
+  X(__int2float_rn, "i>f", r[0] = R_f(__int2float_rn(A_i(0))))                                     \
+  X(__uint2float_ru, "i>f", r[0] = R_f(__uint2float_ru(A_u(0))))                                   \
+  X(__uint2float_rd, "i>f", r[0] = R_f(__uint2float_rd(A_u(0))))                                   \
+  X(__ll2float_rd, "l>f", r[0] = R_f(__ll2float_rd(A_l(0))))                                       \
+  X(__ull2float_rn, "l>f", r[0] = R_f(__ull2float_rn(A_ul(0))))                                    \
+  X(__ull2float_rz, "l>f", r[0] = R_f(__ull2float_rz(A_ul(0))))                                    \
+  X(__ull2float_ru, "l>f", r[0] = R_f(__ull2float_ru(A_ul(0))))                                    \
+  X(op_u2f, "i>f", r[0] = R_f(static_cast<float>(A_u(0))))                                         \
+  X(op_ul2f, "l>f", r[0] = R_f(static_cast<float>(A_ul(0))))                                       \
+  X(__int2double_rn, "i>d", r[0] = R_d(__int2double_rn(A_i(0))))                                   \
+  X(__uint2double_rn, "i>d", r[0] = R_d(__uint2double_rn(A_u(0))))                                 \
+  X(__double2int_ru, "d>i", r[0] = R_i(__double2int_ru(A_d(0))))                                   \
+  X(__double2int_rd, "d>i", r[0] = R_i(__double2int_rd(A_d(0))))                                   \
+  X(__double2uint_rn, "d>i", r[0] = R_i(__double2uint_rn(A_d(0))))                                 \
+  X(__double2uint_rz, "d>i", r[0] = R_i(__double2uint_rz(A_d(0))))                                 \
+  X(__double2uint_rd, "d>i", r[0] = R_i(__double2uint_rd(A_d(0))))                                 \
+  X(__double2ll_rn, "d>l", r[0] = R_l(__double2ll_rn(A_d(0))))                                     \
+  X(__double2ll_rz, "d>l", r[0] = R_l(__double2ll_rz(A_d(0))))                                     \
+  X(__double2ll_ru, "d>l", r[0] = R_l(__double2ll_ru(A_d(0))))                                     \
+  X(__double2ull_rz, "d>l", r[0] = R_l(__double2ull_rz(A_d(0))))                                   \
+  X(__double2ull_ru, "d>l", r[0] = R_l(__double2ull_ru(A_d(0))))                                   \
+  X(__double2ull_rd, "d>l", r[0] = R_l(__double2ull_rd(A_d(0))))                                   \
+  X(op_d2i, "d>i", r[0] = R_i(static_cast<int>(A_d(0))))                                           \
+  X(op_f2i, "f>i", r[0] = R_i(static_cast<int>(A_f(0))))                                           \
+  X(op_f2u, "f>i", r[0] = R_i(static_cast<unsigned int>(A_f(0))))                                  \
+  X(op_f2ll, "f>l", r[0] = R_l(static_cast<long long>(A_f(0))))                                    \
+  X(op_f2ull, "f>l", r[0] = R_l(static_cast<unsigned long long>(A_f(0))))                          \
+  X(op_f2s16, "f>i", r[0] = R_i(static_cast<short>(A_f(0))))                                       \
+  X(op_f2u16, "f>i", r[0] = R_i(static_cast<unsigned short>(A_f(0))))                              \
+  X(op_f2s8, "f>i", r[0] = R_i(static_cast<signed char>(A_f(0))))                                  \
+  X(op_f2u8, "f>i", r[0] = R_i(static_cast<unsigned char>(A_f(0))))                                \
+  X(op_d2u, "d>i", r[0] = R_i(static_cast<unsigned int>(A_d(0))))                                  \
+  X(op_d2ll, "d>l", r[0] = R_l(static_cast<long long>(A_d(0))))                                    \
+  X(op_d2ull, "d>l", r[0] = R_l(static_cast<unsigned long long>(A_d(0))))                          \
+  X(op_d2s16, "d>i", r[0] = R_i(static_cast<short>(A_d(0))))                                       \
+  X(op_d2u8, "d>i", r[0] = R_i(static_cast<unsigned char>(A_d(0))))                                \
+  X(op_l2f, "l>f", r[0] = R_f(static_cast<float>(A_l(0))))                                         \
+  X(op_ul2d, "l>d", r[0] = R_d(static_cast<double>(A_ul(0))))                                      \
+  X(__double_as_longlong, "d>l", r[0] = R_l(__double_as_longlong(A_d(0))))                         \
+  X(__double2hiint, "d>i", r[0] = R_i(__double2hiint(A_d(0))))                                     \
+  X(__double2loint, "d>i", r[0] = R_i(__double2loint(A_d(0))))                                     \
+  X(isnan_d, "d>i", r[0] = R_i(isnan(A_d(0)) ? 1 : 0))                                             \
+  X(isinf_d, "d>i", r[0] = R_i(isinf(A_d(0)) ? 1 : 0))                                             \
+  X(isfinite_d, "d>i", r[0] = R_i(isfinite(A_d(0)) ? 1 : 0))                                       \
+  X(signbit_d, "d>i", r[0] = R_i(signbit(A_d(0)) ? 1 : 0))                                         \
+  X(__longlong_as_double, "l>d", r[0] = R_d(__longlong_as_double(A_l(0))))                         \
+  X(__ll2double_rn, "l>d", r[0] = R_d(__ll2double_rn(A_l(0))))                                     \
+  X(__ll2double_rd, "l>d", r[0] = R_d(__ll2double_rd(A_l(0))))                                     \
+  X(__ull2double_rn, "l>d", r[0] = R_d(__ull2double_rn(A_ul(0))))                                  \
+  X(__ull2double_rz, "l>d", r[0] = R_d(__ull2double_rz(A_ul(0))))                                  \
+  X(__ull2double_ru, "l>d", r[0] = R_d(__ull2double_ru(A_ul(0))))                                  \
+  X(__hiloint2double, "ii>d", r[0] = R_d(__hiloint2double(A_i(0), A_i(1))))                        \
+  /* ---- the rest of the floating-point functions ---- */                                         \
+  X(__fmaf_ieee_ru, "fff>f", F3(__fmaf_ieee_ru)) X(__fmaf_ieee_rd, "fff>f", F3(__fmaf_ieee_rd))    \
+  X(scalbln, "de>d", r[0] = R_d(scalbln(A_d(0), static_cast<long>(A_i(1)))))                       \
+  X(nanf_dec, "i>f", char t[24]; r[0] = R_f(nanf(tag_of(A_u(0), 10, t))))                          \
+  X(nanf_hex, "i>f", char t[24]; r[0] = R_f(nanf(tag_of(A_u(0), 16, t))))                          \
+  X(nan_dec, "l>d", char t[24]; r[0] = R_d(nan(tag_of(A_ul(0), 10, t))))                           \
+  X(nan_hex, "l>d", char t[24]; r[0] = R_d(nan(tag_of(A_ul(0), 16, t))))                           \
+  X(normf_1, "f>f", float v[1] = {A_f(0)}; r[0] = R_f(normf(1, v)))                                \
+  X(rnormf_1, "f>f", float v[1] = {A_f(0)}; r[0] = R_f(rnormf(1, v)))                              \
+  X(normf_4, "ffff>f", float v[4] = {A_f(0), A_f(1), A_f(2), A_f(3)}; r[0] = R_f(normf(4, v)))     \
+  X(rnormf_4, "ffff>f", float v[4] = {A_f(0), A_f(1), A_f(2), A_f(3)}; r[0] = R_f(rnormf(4, v)))   \
+  X(norm_1, "d>d", double v[1] = {A_d(0)}; r[0] = R_d(norm(1, v)))                                 \
+  X(rnorm_1, "d>d", double v[1] = {A_d(0)}; r[0] = R_d(rnorm(1, v)))                               \
+  X(norm_4, "dddd>d", double v[4] = {A_d(0), A_d(1), A_d(2), A_d(3)}; r[0] = R_d(norm(4, v)))      \
+  X(rnorm_4, "dddd>d", double v[4] = {A_d(0), A_d(1), A_d(2), A_d(3)}; r[0] = R_d(rnorm(4, v)))    \
+  X(min_f, "ff>f", r[0] = R_f(min(A_f(0), A_f(1)))) X(max_f, "ff>f", r[0] = R_f(max(A_f(0), A_f(1)))) \
+  X(min_d, "dd>d", r[0] = R_d(min(A_d(0), A_d(1)))) X(max_d, "dd>d", r[0] = R_d(max(A_d(0), A_d(1)))) \
+  /* ---- integer intrinsics and functions ---- */                                                 \
+  X(__brev, "i>i", r[0] = R_i(__brev(A_u(0)))) X(__brevll, "l>l", r[0] = R_l(__brevll(A_ul(0))))   \
+  X(__clz, "i>i", r[0] = R_i(__clz(A_i(0)))) X(__clzll, "l>i", r[0] = R_i(__clzll(A_l(0))))        \
+  X(__ffs, "i>i", r[0] = R_i(__ffs(A_i(0)))) X(__ffsll, "l>i", r[0] = R_i(__ffsll(A_l(0))))        \
+  X(__popc, "i>i", r[0] = R_i(__popc(A_u(0)))) X(__popcll, "l>i", r[0] = R_i(__popcll(A_ul(0))))   \
+  X(__byte_perm, "iii>i", r[0] = R_i(__byte_perm(A_u(0), A_u(1), A_u(2))))                         \
+  X(__funnelshift_l, "iik>i", r[0] = R_i(__funnelshift_l(A_u(0), A_u(1), A_u(2))))                 \
+  X(__funnelshift_lc, "iik>i", r[0] = R_i(__funnelshift_lc(A_u(0), A_u(1), A_u(2))))               \
+  X(__funnelshift_r, "iik>i", r[0] = R_i(__funnelshift_r(A_u(0), A_u(1), A_u(2))))                 \
+  X(__funnelshift_rc, "iik>i", r[0] = R_i(__funnelshift_rc(A_u(0), A_u(1), A_u(2))))               \
+  X(__hadd, "ii>i", r[0] = R_i(__hadd(A_i(0), A_i(1))))                                            \
+  X(__rhadd, "ii>i", r[0] = R_i(__rhadd(A_i(0), A_i(1))))                                          \
+  X(__uhadd, "ii>i", r[0] = R_i(__uhadd(A_u(0), A_u(1))))                                          \
+  X(__urhadd, "ii>i", r[0] = R_i(__urhadd(A_u(0), A_u(1))))                                        \
+  X(__mul24, "ii>i", r[0] = R_i(__mul24(A_i(0), A_i(1))))                                          \
+  X(__umul24, "ii>i", r[0] = R_i(__umul24(A_u(0), A_u(1))))                                        \
+  X(__mulhi, "ii>i", r[0] = R_i(__mulhi(A_i(0), A_i(1))))                                          \
+  X(__umulhi, "ii>i", r[0] = R_i(__umulhi(A_u(0), A_u(1))))                                        \
+  X(__mul64hi, "ll>l", r[0] = R_l(__mul64hi(A_l(0), A_l(1))))                                      \
+  X(__umul64hi, "ll>l", r[0] = R_l(__umul64hi(A_ul(0), A_ul(1))))                                  \
+  X(__sad, "iii>i", r[0] = R_i(__sad(A_i(0), A_i(1), A_u(2))))                                     \
+  X(__usad, "iii>i", r[0] = R_i(__usad(A_u(0), A_u(1), A_u(2))))                                   \
+  X(abs_i, "i>i", r[0] = R_i(abs(A_i(0)))) X(llabs, "l>l", r[0] = R_l(llabs(A_l(0))))              \
+  X(min_i, "ii>i", r[0] = R_i(min(A_i(0), A_i(1)))) X(max_i, "ii>i", r[0] = R_i(max(A_i(0), A_i(1)))) \
+  X(umin, "ii>i", r[0] = R_i(umin(A_u(0), A_u(1)))) X(umax, "ii>i", r[0] = R_i(umax(A_u(0), A_u(1)))) \
+  X(llmin, "ll>l", r[0] = R_l(llmin(A_l(0), A_l(1)))) X(llmax, "ll>l", r[0] = R_l(llmax(A_l(0), A_l(1)))) \
+  X(ullmin, "ll>l", r[0] = R_l(ullmin(A_ul(0), A_ul(1))))                                          \
+  X(ullmax, "ll>l", r[0] = R_l(ullmax(A_ul(0), A_ul(1))))                                          \
+  /* ---- plain integer arithmetic in a kernel: division by zero, overflow, wide shifts ---- */    \
+  X(op_idiv, "ii>i", r[0] = R_i(A_i(0) / A_i(1))) X(op_irem, "ii>i", r[0] = R_i(A_i(0) % A_i(1)))  \
+  X(op_udiv, "ii>i", r[0] = R_i(A_u(0) / A_u(1))) X(op_urem, "ii>i", r[0] = R_i(A_u(0) % A_u(1)))  \
+  X(op_ldiv, "ll>l", r[0] = R_l(A_l(0) / A_l(1))) X(op_lrem, "ll>l", r[0] = R_l(A_l(0) % A_l(1)))  \
+  X(op_uldiv, "ll>l", r[0] = R_l(A_ul(0) / A_ul(1)))                                               \
+  X(op_ulrem, "ll>l", r[0] = R_l(A_ul(0) % A_ul(1)))                                               \
+  X(op_ineg, "i>i", r[0] = R_i(-A_i(0)))                                                           \
+  X(op_shl, "ik>i", r[0] = R_i(A_u(0) << A_i(1))) X(op_ashr, "ik>i", r[0] = R_i(A_i(0) >> A_i(1))) \
+  X(op_lshr, "ik>i", r[0] = R_i(A_u(0) >> A_i(1)))                                                 \
+  X(op_shl64, "lk>l", r[0] = R_l(A_ul(0) << A_i(1)))                                               \
+  X(op_ashr64, "lk>l", r[0] = R_l(A_l(0) >> A_i(1)))                                               \
+  X(op_lshr64, "lk>l", r[0] = R_l(A_ul(0) >> A_i(1)))
 // clang-format on
+
+// nan()'s argument: the decimal or "0x"-prefixed hexadecimal digits of v.
+static __device__ const char* tag_of(u64 v, int base, char* t) {
+  char d[24];
+  int n = 0;
+  do {
+    d[n++] = "0123456789abcdef"[v % base];
+    v /= base;
+  } while (v);
+  int k = 0;
+  if (base == 16) {
+    t[k++] = '0';
+    t[k++] = 'x';
+  }
+  while (n) t[k++] = d[--n];
+  t[k] = 0;
+  return t;
+}
 
 #define PROBE_DEFINE(name, sig, ...)                                                   \
   struct op_##name {                                                                   \
@@ -496,13 +645,20 @@ static std::vector<u64> int_edges(bool wide) {
   return v;
 }
 
+// Integers for functions of three (selectors, shift counts, bytes that differ in sign).
+static std::vector<u64> int_triple_edges() {
+  const std::uint32_t b[] = {0u, 1u, 0xffffffffu, 7u, 31u, 32u, 33u, 0x80000000u, 0x7fffffffu,
+                             0x01234567u, 0x89abcdefu, 0x00007654u};
+  return std::vector<u64>(std::begin(b), std::end(b));
+}
+
 static std::vector<u64> edges_of(char t, int arity) {
   switch (t) {
     case 'f': return arity == 1 ? float_edges() : arity == 2 ? float_pair_edges()
                                                              : float_triple_edges();
     case 'd': return arity == 1 ? double_edges() : arity == 2 ? double_pair_edges()
                                                               : double_triple_edges();
-    case 'i': return int_edges(false);
+    case 'i': return arity == 3 ? int_triple_edges() : int_edges(false);
     case 'l': return int_edges(true);
     case 'e': return exponent_edges();
     default: return order_edges();  // 'k'

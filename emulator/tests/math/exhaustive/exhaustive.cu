@@ -15,6 +15,8 @@
 //   diff INPUT GPU CPU          (the first 16 differing inputs, in input order)
 //   hash RANGE H D              (FNV-1a over the GPU's 2^24 results of inputs RANGE<<24 ...,
 //                                and how many of them differ on the host)
+// A result is one 32-bit word or two (64-bit integers; two results, the first in the low word),
+// hashed word by word, low word first.
 // The hashes let a test without a GPU check a range of the emulator's results against the H200
 // (exhaustive_test.cpp); the counts go into COMPATIBILITY.md.
 #include <atomic>
@@ -39,8 +41,16 @@ DECL(rcbrtf) DECL(erfinvf) DECL(erfcinvf) DECL(erfcxf) DECL(sinpif) DECL(cospif)
 DECL(normcdfinvf) DECL(cyl_bessel_i0f) DECL(cyl_bessel_i1f) DECL(frsqrt_rn) DECL(fsqrt_rz)
 DECL(fsqrt_ru) DECL(fsqrt_rd) DECL(frcp_rz) DECL(frcp_ru) DECL(frcp_rd) DECL(fast_sinf)
 DECL(fast_cosf) DECL(fast_tanf) DECL(fast_tanhf) DECL(fast_expf) DECL(fast_exp10f)
-DECL(fast_logf) DECL(fast_log2f) DECL(fast_log10f) DECL(roundf)
+DECL(fast_logf) DECL(fast_log2f) DECL(fast_log10f) DECL(roundf) DECL(frcp_rn) DECL(fsqrt_rn)
 #undef DECL
+int __nv_ilogbf(float) noexcept;
+long long __nv_llrintf(float) noexcept;
+long long __nv_llroundf(float) noexcept;
+float __nv_frexpf(float, int*) noexcept;
+float __nv_modff(float, float*) noexcept;
+void __nv_sincosf(float, float*, float*) noexcept;
+void __nv_fast_sincosf(float, float*, float*) noexcept;
+void __nv_sincospif(float, float*, float*) noexcept;
 // libdevice's object calls these C library functions (build.py renames them); the emulator's
 // runtime defines them itself.
 #if !defined(__CUEMU__)
@@ -48,8 +58,32 @@ DECL(fast_logf) DECL(fast_log2f) DECL(fast_log10f) DECL(roundf)
 #endif
 }
 
-#define LD(n) X(n, n(x), __nv_##n(x))
-#define LD2(n, nv) X(n, n(x), __nv_##nv(x))
+// The explicitly rounded conversions' arithmetic, as cuemu's device code has it.
+#include "../../../include/cuemu/conversions.h"
+
+// A result as one 32-bit word (W 1) or two (W 2: a 64-bit integer, or two floats, the first in
+// the low word), as the bits of an unsigned 64-bit value.
+__host__ __device__ inline std::uint64_t F_(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+__host__ __device__ inline std::uint64_t FF_(float a, float b) { return F_(a) | F_(b) << 32; }
+#define I_(v) static_cast<std::uint64_t>(static_cast<std::uint32_t>(v))
+#define L_(v) static_cast<std::uint64_t>(v)
+
+// X(name, words, device expression of x, host expression of x): each expression is the result's
+// bits (F_, FF_, I_, L_); the host's is what the emulator's device code computes.
+#define LD(n) X(n, 1, F_(n(x)), F_(__nv_##n(x)))
+#define LD2(n, nv) X(n, 1, F_(n(x)), F_(__nv_##nv(x)))
+// Two results through pointers: sincosf(x, &a, &b), frexpf/modff(x, &b) -> (a, b).
+#define LDSC(n, nv) X(n, 2, ([x] { float a = 0, b = 0; n(x, &a, &b); return FF_(a, b); }()), \
+                      ([x] { float a = 0, b = 0; __nv_##nv(x, &a, &b); return FF_(a, b); }()))
+// cvt with rounding direction M (0 rn, 1 rz, 2 ru, 3 rd) to integer type T.
+#define CV(n, W, T, M, R) X(n, W, R(n(x)), R(::cuemu::detail::saturating_convert<T>(::cuemu::detail::round_mode(x, M))))
+#define CONVERSIONS(S, M)                                                                        \
+  CV(__float2int_##S, 1, int, M, I_) CV(__float2uint_##S, 1, unsigned, M, I_)                    \
+  CV(__float2ll_##S, 2, long long, M, L_) CV(__float2ull_##S, 2, unsigned long long, M, L_)
 #define FUNCTIONS                                                                                \
   LD(sinf) LD(cosf) LD(tanf) LD(asinf) LD(acosf) LD(atanf) LD(sinhf) LD(coshf) LD(tanhf)        \
   LD(asinhf) LD(acoshf) LD(atanhf) LD(expf) LD(exp2f) LD(exp10f) LD(expm1f) LD(logf) LD(log2f)  \
@@ -60,44 +94,73 @@ DECL(fast_logf) DECL(fast_log2f) DECL(fast_log10f) DECL(roundf)
   LD2(__fsqrt_rd, fsqrt_rd) LD2(__frcp_rz, frcp_rz) LD2(__frcp_ru, frcp_ru)                     \
   LD2(__frcp_rd, frcp_rd) LD2(__sinf, fast_sinf) LD2(__cosf, fast_cosf) LD2(__tanf, fast_tanf) \
   LD2(__tanhf, fast_tanhf) LD2(__expf, fast_expf) LD2(__exp10f, fast_exp10f)                    \
-  LD2(__logf, fast_logf) LD2(__log2f, fast_log2f) LD2(__log10f, fast_log10f)
+  LD2(__logf, fast_logf) LD2(__log2f, fast_log2f) LD2(__log10f, fast_log10f)                   \
+  /* added 2026-12-05 */                                                                         \
+  LD2(__frcp_rn, frcp_rn) LD2(__fsqrt_rn, fsqrt_rn) X(ilogbf, 1, I_(ilogbf(x)), I_(__nv_ilogbf(x)))  \
+  X(llrintf, 2, L_(llrintf(x)), L_(__nv_llrintf(x))) X(lrintf, 2, L_(lrintf(x)), L_(__nv_llrintf(x)))  \
+  X(llroundf, 2, L_(llroundf(x)), L_(__nv_llroundf(x)))                                          \
+  X(lroundf, 2, L_(lroundf(x)), L_(__nv_llroundf(x)))                                            \
+  X(frexpf, 2, ([x] { int e = 0; float m = frexpf(x, &e); return F_(m) | I_(e) << 32; }()),      \
+    ([x] { int e = 0; float m = __nv_frexpf(x, &e); return F_(m) | I_(e) << 32; }()))            \
+  X(modff, 2, ([x] { float i = 0; float f = modff(x, &i); return FF_(f, i); }()),                \
+    ([x] { float i = 0; float f = __nv_modff(x, &i); return FF_(f, i); }()))                     \
+  LDSC(sincosf, sincosf) LDSC(__sincosf, fast_sincosf) LDSC(sincospif, sincospif)                \
+  CONVERSIONS(rn, 0) CONVERSIONS(rz, 1) CONVERSIONS(ru, 2) CONVERSIONS(rd, 3)
 
 constexpr unsigned kChunkLog = 28;  // inputs per GPU pass
 constexpr std::size_t kChunk = std::size_t(1) << kChunkLog;
 constexpr unsigned kRangeLog = 24;  // inputs per hash
 
 enum fn_id {
-#define X(n, d, h) id_##n,
+#define X(n, w, d, h) id_##n,
   FUNCTIONS
 #undef X
   fn_count
 };
 const char* const fn_names[] = {
-#define X(n, d, h) #n,
+#define X(n, w, d, h) #n,
     FUNCTIONS
 #undef X
 };
+const int fn_words[] = {
+#define X(n, w, d, h) w,
+    FUNCTIONS
+#undef X
+};
+__host__ __device__ inline int fn_words_device(int fn) {
+  switch (fn) {
+#define X(n, w, d, h) \
+  case id_##n:        \
+    return w;
+    FUNCTIONS
+#undef X
+  }
+  return 1;
+}
 
+// Input base + i of function fn: its W words at out[W * i].
 __global__ void evaluate(int fn, std::uint32_t base, std::uint32_t* out) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::uint32_t bits = base + static_cast<std::uint32_t>(i);
   const float x = __uint_as_float(bits);
-  float r = 0;
+  std::uint64_t r = 0;
   switch (fn) {
-#define X(n, d, h)    \
+#define X(n, w, d, h) \
   case id_##n:        \
     r = d;            \
     break;
     FUNCTIONS
 #undef X
   }
-  out[i] = __float_as_uint(r);
+  const int w = fn_words_device(fn);
+  out[w * i] = static_cast<std::uint32_t>(r);
+  if (w == 2) out[w * i + 1] = static_cast<std::uint32_t>(r >> 32);
 }
 
-float host_value(int fn, float x) {
+std::uint64_t host_value(int fn, float x) {
   switch (fn) {
-#define X(n, d, h) \
-  case id_##n:     \
+#define X(n, w, d, h) \
+  case id_##n:        \
     return h;
     FUNCTIONS
 #undef X
@@ -105,11 +168,6 @@ float host_value(int fn, float x) {
   return 0;
 }
 
-std::uint32_t bits_of(float f) {
-  std::uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
 
 // `only`: empty (every function) or names separated by commas.
 bool listed(const std::string& only, const char* name) {
@@ -147,7 +205,9 @@ int main(int argc, char** argv) {
                 const std::uint32_t in = static_cast<std::uint32_t>((std::size_t(r) << kRangeLog) + i);
                 float x;
                 std::memcpy(&x, &in, 4);
-                h = (h ^ bits_of(host_value(fn, x))) * 1099511628211ull;
+                const std::uint64_t v = host_value(fn, x);
+                h = (h ^ static_cast<std::uint32_t>(v)) * 1099511628211ull;
+                if (fn_words[fn] == 2) h = (h ^ static_cast<std::uint32_t>(v >> 32)) * 1099511628211ull;
               }
               hash[r] = h;
             }
@@ -161,22 +221,23 @@ int main(int argc, char** argv) {
   if (range >= 0) {
     constexpr std::size_t n = std::size_t(1) << kRangeLog;
     std::uint32_t* out = nullptr;
-    if (range > 255 || cudaMalloc(&out, n * 4) != cudaSuccess) return 1;
-    std::vector<std::uint32_t> got(n);
+    if (range > 255 || cudaMalloc(&out, 2 * n * 4) != cudaSuccess) return 1;
+    std::vector<std::uint32_t> got(2 * n);
     for (int fn = 0; fn < fn_count; ++fn) {
       if (!listed(only, fn_names[fn])) continue;
       evaluate<<<n / 256, 256>>>(fn, static_cast<std::uint32_t>(range) << kRangeLog, out);
-      if (cudaMemcpy(got.data(), out, n * 4, cudaMemcpyDeviceToHost) != cudaSuccess) return 1;
+      const std::size_t words = n * fn_words[fn];
+      if (cudaMemcpy(got.data(), out, words * 4, cudaMemcpyDeviceToHost) != cudaSuccess) return 1;
       unsigned long long h = 1469598103934665603ull;
-      for (std::uint32_t v : got) h = (h ^ v) * 1099511628211ull;
+      for (std::size_t k = 0; k < words; ++k) h = (h ^ got[k]) * 1099511628211ull;
       std::printf("hash %s %ld %016llx\n", fn_names[fn], range, h);
     }
     cudaFree(out);
     return 0;
   }
   std::uint32_t* dev = nullptr;
-  if (cudaMalloc(&dev, kChunk * 4) != cudaSuccess) return 1;
-  std::vector<std::uint32_t> gpu(kChunk);
+  if (cudaMalloc(&dev, 2 * kChunk * 4) != cudaSuccess) return 1;
+  std::vector<std::uint32_t> gpu(2 * kChunk);
   constexpr std::size_t kRange = std::size_t(1) << kRangeLog;
   constexpr std::size_t kRanges = kChunk / kRange;
   unsigned threads = std::thread::hardware_concurrency();
@@ -189,7 +250,8 @@ int main(int argc, char** argv) {
     std::vector<unsigned long long> hashes, range_differing;
     for (std::uint64_t base = 0; base < (std::uint64_t(1) << 32); base += kChunk) {
       evaluate<<<kChunk / 256, 256>>>(fn, static_cast<std::uint32_t>(base), dev);
-      if (cudaMemcpy(gpu.data(), dev, kChunk * 4, cudaMemcpyDeviceToHost) != cudaSuccess) return 1;
+      const int w = fn_words[fn];
+      if (cudaMemcpy(gpu.data(), dev, w * kChunk * 4, cudaMemcpyDeviceToHost) != cudaSuccess) return 1;
       // Each 2^24 range on one host thread: its differing count, first differences and hash.
       std::vector<unsigned long long> count(kRanges), hash(kRanges);
       std::vector<std::vector<std::string>> first(kRanges);
@@ -200,14 +262,18 @@ int main(int argc, char** argv) {
           for (std::size_t r; (r = next.fetch_add(1)) < kRanges;) {
             unsigned long long h = 1469598103934665603ull;
             for (std::size_t i = r * kRange; i < (r + 1) * kRange; ++i) {
-              h = (h ^ gpu[i]) * 1099511628211ull;
+              for (int k = 0; k < w; ++k) h = (h ^ gpu[w * i + k]) * 1099511628211ull;
               const std::uint32_t in = static_cast<std::uint32_t>(base + i);
               float x;
               std::memcpy(&x, &in, 4);
-              const std::uint32_t cpu = bits_of(host_value(fn, x));
-              if (cpu != gpu[i] && ++count[r] <= 16) {
-                char line[64];
-                std::snprintf(line, sizeof line, "diff %08x %08x %08x", in, gpu[i], cpu);
+              const std::uint64_t cpu = host_value(fn, x);
+              const std::uint64_t got =
+                  w == 2 ? gpu[w * i] | std::uint64_t(gpu[w * i + 1]) << 32 : gpu[w * i];
+              if (cpu != got && ++count[r] <= 16) {
+                char line[80];
+                std::snprintf(line, sizeof line, "diff %08x %0*llx %0*llx", in, 8 * w,
+                              static_cast<unsigned long long>(got), 8 * w,
+                              static_cast<unsigned long long>(cpu));
                 first[r].push_back(line);
               }
             }
