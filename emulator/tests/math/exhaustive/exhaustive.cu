@@ -27,6 +27,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 // What the emulator runs for each function (cuemu/device_functions.h, runtime/math_library.cpp):
@@ -69,6 +70,11 @@ __host__ __device__ inline std::uint64_t F_(float f) {
   return u;
 }
 __host__ __device__ inline std::uint64_t FF_(float a, float b) { return F_(a) | F_(b) << 32; }
+__host__ __device__ inline std::uint64_t D_(double d) {
+  std::uint64_t u;
+  std::memcpy(&u, &d, 8);
+  return u;
+}
 #define I_(v) static_cast<std::uint64_t>(static_cast<std::uint32_t>(v))
 #define L_(v) static_cast<std::uint64_t>(v)
 
@@ -84,6 +90,20 @@ __host__ __device__ inline std::uint64_t FF_(float a, float b) { return F_(a) | 
 #define CONVERSIONS(S, M)                                                                        \
   CV(__float2int_##S, 1, int, M, I_) CV(__float2uint_##S, 1, unsigned, M, I_)                    \
   CV(__float2ll_##S, 2, long long, M, L_) CV(__float2ull_##S, 2, unsigned long long, M, L_)
+// What the emulator computes with the CPU's own instructions (correctly rounded, as the GPU) and
+// the GPU's NaN results from its g++ plugin (src/gpu_fp): the canonical NaN 0x7fffffff; and the
+// plugin's saturating conversions. The host here computes them by those rules.
+inline float canon(float f) {
+  if (f == f) return f;
+  const std::uint32_t u = 0x7fffffffu;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+template <class T>
+T to_int(float x) {  // cvt.rzi: through 32 bits (signed or unsigned as T) for narrower types
+  using W = std::conditional_t<(sizeof(T) < 4), std::conditional_t<std::is_signed_v<T>, int, unsigned>, T>;
+  return static_cast<T>(::cuemu::detail::saturating_convert<W>(std::trunc(x)));
+}
 #define FUNCTIONS                                                                                \
   LD(sinf) LD(cosf) LD(tanf) LD(asinf) LD(acosf) LD(atanf) LD(sinhf) LD(coshf) LD(tanhf)        \
   LD(asinhf) LD(acoshf) LD(atanhf) LD(expf) LD(exp2f) LD(exp10f) LD(expm1f) LD(logf) LD(log2f)  \
@@ -105,7 +125,26 @@ __host__ __device__ inline std::uint64_t FF_(float a, float b) { return F_(a) | 
   X(modff, 2, ([x] { float i = 0; float f = modff(x, &i); return FF_(f, i); }()),                \
     ([x] { float i = 0; float f = __nv_modff(x, &i); return FF_(f, i); }()))                     \
   LDSC(sincosf, sincosf) LDSC(__sincosf, fast_sincosf) LDSC(sincospif, sincospif)                \
-  CONVERSIONS(rn, 0) CONVERSIONS(rz, 1) CONVERSIONS(ru, 2) CONVERSIONS(rd, 3)
+  CONVERSIONS(rn, 0) CONVERSIONS(rz, 1) CONVERSIONS(ru, 2) CONVERSIONS(rd, 3)                    \
+  X(sqrtf, 1, F_(sqrtf(x)), F_(canon(std::sqrt(x))))                                         \
+  X(fabsf, 1, F_(fabsf(x)), F_(canon(std::fabs(x))))                                         \
+  X(floorf, 1, F_(floorf(x)), F_(canon(std::floor(x))))                                      \
+  X(ceilf, 1, F_(ceilf(x)), F_(canon(std::ceil(x))))                                         \
+  X(truncf, 1, F_(truncf(x)), F_(canon(std::trunc(x))))                                      \
+  X(rintf, 1, F_(rintf(x)), F_(canon(std::nearbyint(x))))                                    \
+  X(nearbyintf, 1, F_(nearbyintf(x)), F_(canon(std::nearbyint(x))))                          \
+  X(__saturatef, 1, F_(__saturatef(x)), F_(x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f))         \
+  X(op_fneg, 1, F_(-x), F_(canon(-x))) X(op_frcp, 1, F_(1.0f / x), F_(canon(1.0f / x)))  \
+  X(op_f2d, 2, D_(static_cast<double>(x)),                            \
+        D_(static_cast<double>(x)))                                \
+  X(op_f2i, 1, I_(static_cast<int>(x)), I_(to_int<int>(x)))                                  \
+  X(op_f2u, 1, I_(static_cast<unsigned>(x)), I_(to_int<unsigned>(x)))                        \
+  X(op_f2ll, 2, L_(static_cast<long long>(x)), L_(to_int<long long>(x)))                     \
+  X(op_f2ull, 2, L_(static_cast<unsigned long long>(x)), L_(to_int<unsigned long long>(x)))  \
+  X(op_f2s16, 1, I_(static_cast<short>(x)), I_(to_int<short>(x)))                            \
+  X(op_f2u16, 1, I_(static_cast<unsigned short>(x)), I_(to_int<unsigned short>(x)))          \
+  X(op_f2s8, 1, I_(static_cast<signed char>(x)), I_(to_int<signed char>(x)))                 \
+  X(op_f2u8, 1, I_(static_cast<unsigned char>(x)), I_(to_int<unsigned char>(x)))
 
 constexpr unsigned kChunkLog = 28;  // inputs per GPU pass
 constexpr std::size_t kChunk = std::size_t(1) << kChunkLog;

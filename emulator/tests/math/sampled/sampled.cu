@@ -48,6 +48,28 @@ D2(atan2) D2(pow) D2(hypot) D2(rhypot) D2(fmod) D2(remainder) D2(fdim) D2(fmax) 
 D2(nextafter) D2(copysign) D2(ddiv_rn) D2(ddiv_rz) D2(ddiv_ru) D2(ddiv_rd) D2(dadd_rz)
 D2(dadd_ru) D2(dadd_rd) D2(dmul_rz) D2(dmul_ru) D2(dmul_rd)
 F3(fmaf) F3(fmaf_rz) F3(fmaf_ru) F3(fmaf_rd) D3(fma) D3(fma_rz) D3(fma_ru) D3(fma_rd)
+D1(drcp_rn) D1(drcp_rz) D1(drcp_ru) D1(drcp_rd) D1(dsqrt_rn) D1(dsqrt_rz) D1(dsqrt_ru)
+D1(dsqrt_rd) D2(dadd_rn) D2(dsub_rn) D2(dsub_rz) D2(dsub_ru) D2(dsub_rd) D2(dmul_rn)
+F2(fadd_rn) F2(fsub_rn) F2(fsub_rz) F2(fsub_ru) F2(fsub_rd) F2(fmul_rn)
+F3(fmaf_rn) F3(fmaf_ieee_rn) F3(fmaf_ieee_rz) F3(fmaf_ieee_ru) F3(fmaf_ieee_rd) F3(norm3df)
+F3(rnorm3df) D3(fma_rn) D3(norm3d) D3(rnorm3d)
+int __nv_ilogb(double) noexcept;
+long long __nv_llrint(double) noexcept;
+long long __nv_llround(double) noexcept;
+void __nv_sincos(double, double*, double*) noexcept;
+void __nv_sincospi(double, double*, double*) noexcept;
+double __nv_modf(double, double*) noexcept;
+double __nv_frexp(double, int*) noexcept;
+double __nv_remquo(double, double, int*) noexcept;
+float __nv_remquof(float, float, int*) noexcept;
+double __nv_ldexp(double, int) noexcept;
+double __nv_scalbn(double, int) noexcept;
+float __nv_ldexpf(float, int) noexcept;
+float __nv_scalbnf(float, int) noexcept;
+double __nv_jn(int, double) noexcept;
+double __nv_yn(int, double) noexcept;
+float __nv_jnf(int, float) noexcept;
+float __nv_ynf(int, float) noexcept;
 #undef D1
 #undef D2
 #undef F2
@@ -70,8 +92,40 @@ inline double quieted(double v) {
 inline double nan_first(double x, double y, double r) { return x != x && y != y ? quieted(x) : r; }
 inline double nan_second(double x, double y, double r) { return x != x && y != y ? quieted(y) : r; }
 
+// The explicitly rounded conversions' arithmetic, as cuemu's device code has it.
+#include "../../../include/cuemu/conversions.h"
+#include <cfenv>
+// __double2float_r?: the conversion in the FPU's rounding direction, as the emulator does it.
+inline float narrow(double x, int direction) {
+  const int saved = std::fegetround();
+  std::fesetround(direction);
+  volatile double v = x;
+  volatile float r = static_cast<float>(v);
+  std::fesetround(saved);
+  return r;
+}
+template <class T, class F>
+T cvt(F x, int mode) {
+  return ::cuemu::detail::saturating_convert<T>(::cuemu::detail::round_mode(x, mode));
+}
+// Functions of two results, one entry per result.
+template <class F>
+__host__ __device__ inline double first_of(F f, double x) {
+  double a = 0, b = 0;
+  f(x, &a, &b);
+  return a;
+}
+template <class F>
+__host__ __device__ inline double second_of(F f, double x) {
+  double a = 0, b = 0;
+  f(x, &a, &b);
+  return b;
+}
+
 // X(name, kind, device expression, host expression): kind D (double x), FF (float x, y), DD,
-// FFF (x, y, z), DDD.
+// FFF (x, y, z), DDD; added 2026-12-05: DL and DF (double x to an integer, to a float), DE and
+// FE (x and an exponent e), KD and KF (an order k and x), DDL and FFL (x, y to an integer), LD,
+// LF and IF (a 64-bit or 32-bit integer l to a double or float).
 #define D(n) X(n, D, n(x), __nv_##n(x))
 #define FF(n) X(n, FF, n(x, y), __nv_##n(x, y))
 #define FF2(n, nv) X(n, FF, n(x, y), __nv_##nv(x, y))
@@ -79,6 +133,18 @@ inline double nan_second(double x, double y, double r) { return x != x && y != y
 #define DD2(n, nv) X(n, DD, n(x, y), __nv_##nv(x, y))
 #define FFF2(n, nv) X(n, FFF, n(x, y, z), __nv_##nv(x, y, z))
 #define DDD2(n, nv) X(n, DDD, n(x, y, z), __nv_##nv(x, y, z))
+#define CONVERSIONS_D(S, M)                                                                        \
+  X(__double2int_##S, DL, __double2int_##S(x), cvt<int>(x, M))                                     \
+  X(__double2uint_##S, DL, __double2uint_##S(x), cvt<unsigned>(x, M))                              \
+  X(__double2ll_##S, DL, __double2ll_##S(x), cvt<long long>(x, M))                                 \
+  X(__double2ull_##S, DL, __double2ull_##S(x), cvt<unsigned long long>(x, M))
+#define CONVERSIONS_L(S, M)                                                                        \
+  X(__ll2double_##S, LD, __ll2double_##S(l), ::cuemu::detail::int_to_float<double>(l, M))         \
+  X(__ull2double_##S, LD, __ull2double_##S(ul), ::cuemu::detail::int_to_float<double>(ul, M))     \
+  X(__ll2float_##S, LF, __ll2float_##S(l), ::cuemu::detail::int_to_float<float>(l, M))            \
+  X(__ull2float_##S, LF, __ull2float_##S(ul), ::cuemu::detail::int_to_float<float>(ul, M))        \
+  X(__int2float_##S, IF, __int2float_##S(i), ::cuemu::detail::int_to_float<float>(i, M))          \
+  X(__uint2float_##S, IF, __uint2float_##S(ui), ::cuemu::detail::int_to_float<float>(ui, M))
 #define FUNCTIONS                                                                                 \
   D(sin) D(cos) D(tan) D(asin) D(acos) D(atan) D(sinh) D(cosh) D(tanh) D(asinh) D(acosh)          \
   D(atanh) D(exp) D(exp2) D(exp10) D(expm1) D(log) D(log2) D(log10) D(log1p) D(logb) D(cbrt)      \
@@ -98,9 +164,56 @@ inline double nan_second(double x, double y, double r) { return x != x && y != y
   DD2(__dadd_rz, dadd_rz) DD2(__dadd_ru, dadd_ru) DD2(__dadd_rd, dadd_rd) DD2(__dmul_rz, dmul_rz) \
   DD2(__dmul_ru, dmul_ru) DD2(__dmul_rd, dmul_rd)                                                 \
   FFF2(fmaf, fmaf) FFF2(__fmaf_rz, fmaf_rz) FFF2(__fmaf_ru, fmaf_ru) FFF2(__fmaf_rd, fmaf_rd)     \
-  DDD2(fma, fma) DDD2(__fma_rz, fma_rz) DDD2(__fma_ru, fma_ru) DDD2(__fma_rd, fma_rd)
+  DDD2(fma, fma) DDD2(__fma_rz, fma_rz) DDD2(__fma_ru, fma_ru) DDD2(__fma_rd, fma_rd)         \
+  /* added 2026-12-05 */                                                                          \
+  X(__drcp_rn, D, __drcp_rn(x), __nv_drcp_rn(x)) X(__drcp_rz, D, __drcp_rz(x), __nv_drcp_rz(x))   \
+  X(__drcp_ru, D, __drcp_ru(x), __nv_drcp_ru(x)) X(__drcp_rd, D, __drcp_rd(x), __nv_drcp_rd(x))   \
+  X(__dsqrt_rn, D, __dsqrt_rn(x), __nv_dsqrt_rn(x)) X(__dsqrt_rz, D, __dsqrt_rz(x), __nv_dsqrt_rz(x)) \
+  X(__dsqrt_ru, D, __dsqrt_ru(x), __nv_dsqrt_ru(x)) X(__dsqrt_rd, D, __dsqrt_rd(x), __nv_dsqrt_rd(x)) \
+  X(ilogb, DL, ilogb(x), __nv_ilogb(x)) X(llrint, DL, llrint(x), __nv_llrint(x))                  \
+  X(llround, DL, llround(x), __nv_llround(x))                                                     \
+  CONVERSIONS_D(rn, 0) CONVERSIONS_D(rz, 1) CONVERSIONS_D(ru, 2) CONVERSIONS_D(rd, 3)              \
+  X(__double2float_rn, DF, __double2float_rn(x), static_cast<float>(x))                          \
+  X(__double2float_rz, DF, __double2float_rz(x), narrow(x, FE_TOWARDZERO))                        \
+  X(__double2float_ru, DF, __double2float_ru(x), narrow(x, FE_UPWARD))                            \
+  X(__double2float_rd, DF, __double2float_rd(x), narrow(x, FE_DOWNWARD))                          \
+  X(sincos_sin, D, first_of([](double v, double* a, double* b) { sincos(v, a, b); }, x),        \
+    first_of(__nv_sincos, x))                                                                     \
+  X(sincos_cos, D, second_of([](double v, double* a, double* b) { sincos(v, a, b); }, x),       \
+    second_of(__nv_sincos, x))                                                                    \
+  X(sincospi_sin, D, first_of([](double v, double* a, double* b) { sincospi(v, a, b); }, x),    \
+    first_of(__nv_sincospi, x))                                                                   \
+  X(sincospi_cos, D, second_of([](double v, double* a, double* b) { sincospi(v, a, b); }, x),   \
+    second_of(__nv_sincospi, x))                                                                  \
+  X(modf_frac, D, ([x] { double i = 0; return modf(x, &i); }()),                                 \
+    ([x] { double i = 0; return __nv_modf(x, &i); }()))                                           \
+  X(modf_int, D, ([x] { double i = 0; modf(x, &i); return i; }()),                                \
+    ([x] { double i = 0; __nv_modf(x, &i); return i; }()))                                        \
+  X(frexp_mant, D, ([x] { int e = 0; return frexp(x, &e); }()),                                   \
+    ([x] { int e = 0; return __nv_frexp(x, &e); }()))                                             \
+  X(frexp_exp, DL, ([x] { int e = 0; frexp(x, &e); return e; }()),                                \
+    ([x] { int e = 0; __nv_frexp(x, &e); return e; }()))                                          \
+  X(remquo_rem, DD, ([x, y] { int q = 0; return remquo(x, y, &q); }()),                           \
+    ([x, y] { int q = 0; return nan_second(x, y, __nv_remquo(x, y, &q)); }()))                     \
+  X(remquo_quo, DDL, ([x, y] { int q = 0; remquo(x, y, &q); return q; }()),                       \
+    ([x, y] { int q = 0; __nv_remquo(x, y, &q); return q; }()))                                   \
+  X(remquof_rem, FF, ([x, y] { int q = 0; return remquof(x, y, &q); }()),                         \
+    ([x, y] { int q = 0; return __nv_remquof(x, y, &q); }()))                                     \
+  X(remquof_quo, FFL, ([x, y] { int q = 0; remquof(x, y, &q); return q; }()),                     \
+    ([x, y] { int q = 0; __nv_remquof(x, y, &q); return q; }()))                                  \
+  X(ldexp, DE, ldexp(x, e), __nv_ldexp(x, e)) X(scalbn, DE, scalbn(x, e), __nv_scalbn(x, e))      \
+  X(ldexpf, FE, ldexpf(x, e), __nv_ldexpf(x, e)) X(scalbnf, FE, scalbnf(x, e), __nv_scalbnf(x, e)) \
+  X(jn, KD, jn(k, x), __nv_jn(k, x)) X(yn, KD, yn(k, x), __nv_yn(k, x))                           \
+  X(jnf, KF, jnf(k, x), __nv_jnf(k, x)) X(ynf, KF, ynf(k, x), __nv_ynf(k, x))                     \
+  DD2(__dadd_rn, dadd_rn) DD2(__dsub_rn, dsub_rn) DD2(__dsub_rz, dsub_rz) DD2(__dsub_ru, dsub_ru) \
+  DD2(__dsub_rd, dsub_rd) DD2(__dmul_rn, dmul_rn) FF2(__fadd_rn, fadd_rn) FF2(__fsub_rn, fsub_rn) \
+  FF2(__fsub_rz, fsub_rz) FF2(__fsub_ru, fsub_ru) FF2(__fsub_rd, fsub_rd) FF2(__fmul_rn, fmul_rn) \
+  FFF2(__fmaf_rn, fmaf_rn) FFF2(__fmaf_ieee_rn, fmaf_ieee_rn) FFF2(__fmaf_ieee_rz, fmaf_ieee_rz)  \
+  FFF2(__fmaf_ieee_ru, fmaf_ieee_ru) FFF2(__fmaf_ieee_rd, fmaf_ieee_rd) FFF2(norm3df, norm3df)    \
+  FFF2(rnorm3df, rnorm3df) DDD2(__fma_rn, fma_rn) DDD2(norm3d, norm3d) DDD2(rnorm3d, rnorm3d)     \
+  CONVERSIONS_L(rn, 0) CONVERSIONS_L(rz, 1) CONVERSIONS_L(ru, 2) CONVERSIONS_L(rd, 3)
 
-enum kind { D, FF, DD, FFF, DDD };
+enum kind { D, FF, DD, FFF, DDD, DL, DF, DE, FE, KD, KF, DDL, FFL, LD, LF, IF };
 enum fn_id {
 #define X(n, k, d, h) id_##n,
   FUNCTIONS
@@ -117,8 +230,19 @@ const kind fn_kinds[] = {
     FUNCTIONS
 #undef X
 };
-int arity(kind k) { return k == D ? 1 : (k == FF || k == DD) ? 2 : 3; }
-bool is_double(kind k) { return k == D || k == DD || k == DDD; }
+int arity(kind k) {
+  switch (k) {
+    case D: case DL: case DF: case LD: case LF: case IF: return 1;
+    case FFF: case DDD: return 3;
+    default: return 2;
+  }
+}
+bool is_double(kind k) {
+  switch (k) {
+    case FF: case FFF: case FE: case KF: case FFL: case IF: return false;
+    default: return true;
+  }
+}
 
 constexpr unsigned kSamplesLog = 27;  // samples per function: 134,217,728 (at least 10^8)
 constexpr unsigned kChunkLog = 20;    // samples per hash
@@ -266,6 +390,47 @@ __host__ __device__ inline u64 bits_d(double d) {
 #define BITS_DDD(e) bits_d(e)
 #define BITS_FF(e) bits_f(e)
 #define BITS_FFF(e) bits_f(e)
+// An exponent (mostly within +-1100, one time in 16 beyond int's edges) and a Bessel order
+// (mostly 0-40, one time in 16 negative or large) from an operand's bits.
+__host__ __device__ inline int exponent_of(u64 b) {
+  if ((b >> 60) == 0) return (b & 1) ? 2147483647 : -2147483647 - 1;
+  return static_cast<int>((b >> 8) % 2201) - 1100;
+}
+__host__ __device__ inline int order_of(u64 b) {
+  if ((b >> 60) == 1) return static_cast<int>((b >> 8) % 2001) - 1000;
+  return static_cast<int>((b >> 8) % 41);
+}
+#define ARGS_DL const double x = as_d(a), y = 0, z = 0;
+#define ARGS_DF ARGS_DL
+#define ARGS_DE const double x = as_d(a), y = 0, z = 0; const int e = exponent_of(b);
+#define ARGS_FE const float x = as_f(a), y = 0, z = 0; const int e = exponent_of(b);
+#define ARGS_KD const double x = as_d(a), y = 0, z = 0; const int k = order_of(b);
+#define ARGS_KF const float x = as_f(a), y = 0, z = 0; const int k = order_of(b);
+#define ARGS_DDL ARGS_DD
+#define ARGS_FFL ARGS_FF
+#define ARGS_LD                                                                                    \
+  const double y = 0, z = 0;                                                                       \
+  const long long l = static_cast<long long>(a);                                                   \
+  const unsigned long long ul = a;                                                                 \
+  const double x = 0;                                                                              \
+  (void)x, (void)l, (void)ul;
+#define ARGS_LF ARGS_LD
+#define ARGS_IF                                                                                    \
+  const double x = 0, y = 0, z = 0;                                                                \
+  const int i = static_cast<int>(static_cast<u32>(a));                                             \
+  const unsigned ui = static_cast<u32>(a);                                                         \
+  (void)x, (void)i, (void)ui;
+#define BITS_DL(e) static_cast<u64>(e)
+#define BITS_DF(e) bits_f(e)
+#define BITS_DE(e) bits_d(e)
+#define BITS_FE(e) bits_f(e)
+#define BITS_KD(e) bits_d(e)
+#define BITS_KF(e) bits_f(e)
+#define BITS_DDL(e) static_cast<u64>(e)
+#define BITS_FFL(e) static_cast<u64>(e)
+#define BITS_LD(e) bits_d(e)
+#define BITS_LF(e) bits_f(e)
+#define BITS_IF(e) bits_f(e)
 
 __global__ void evaluate(int fn, bool dbl, u64 base, u64* out) {
   const u64 i = base + u64(blockIdx.x) * blockDim.x + threadIdx.x;
