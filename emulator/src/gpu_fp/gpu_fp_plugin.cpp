@@ -558,8 +558,12 @@ const pass_data kPassData = {GIMPLE_PASS, "cuemu_gpu_fp", OPTGROUP_NONE, TV_NONE
 
 struct gpu_fp_pass : gimple_opt_pass {
   explicit gpu_fp_pass(gcc::context* ctx) : gimple_opt_pass(kPassData, ctx) {}
+  // Kernels and device-only functions, and the lambdas defined in them (a kernel's barrier
+  // regions, which g++ does not inline at -O0).
   bool gate(function* fn) override {
-    return lookup_attribute(kAttribute, DECL_ATTRIBUTES(fn->decl)) != NULL_TREE;
+    for (tree f = fn->decl; f; f = decl_function_context(f))
+      if (lookup_attribute(kAttribute, DECL_ATTRIBUTES(f)) != NULL_TREE) return true;
+    return false;
   }
   unsigned int execute(function* fn) override {
     basic_block bb;

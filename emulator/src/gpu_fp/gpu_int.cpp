@@ -9,7 +9,7 @@
 //   than 32 bits is the 32-bit one (signed or unsigned as the target), truncated.
 // - Integer division and remainder by zero give all ones (the 32-bit routine's 0xffffffff for a
 //   64-bit one whose dividend's upper half is zero), and MIN / -1 gives MIN (remainder 0); x86
-//   traps on both.
+//   traps on both. Also where g++ joined a quotient and remainder into one .DIVMOD.
 // - A shift by the type's width or more gives 0 (a signed right shift: the sign), where x86 takes
 //   the count modulo the width.
 // - abs of the most negative integer is that integer (a wrapping negation): g++ treats it as
@@ -31,6 +31,8 @@
 #include "real.h"
 #include "fold-const.h"
 #include "builtins.h"
+#include "internal-fn.h"
+#include "ssa-iterators.h"
 
 #include "gpu_int.h"
 
@@ -101,28 +103,32 @@ void saturate_conversion(gimple_stmt_iterator* gsi) {
   else after(NOP_EXPR, lhs, value);
 }
 
-// lhs = a / d or a % d on integers: no trap, the GPU's values.
-void guard_division(gimple_stmt_iterator* gsi) {
-  gimple* stmt = gsi_stmt(*gsi);
-  const tree lhs = gimple_assign_lhs(stmt), a = gimple_assign_rhs1(stmt), d = gimple_assign_rhs2(stmt);
-  const tree type = TREE_TYPE(lhs);
-  if (!scalar_integer(type, 64) || TREE_CODE(lhs) != SSA_NAME) return;
-  const bool is_signed = !TYPE_UNSIGNED(type);
-  if (TREE_CODE(d) == INTEGER_CST && !integer_zerop(d) && !(is_signed && integer_minus_onep(d))) return;
-  const tree zero = boolean(gsi, EQ_EXPR, d, build_zero_cst(type));
-  tree bad = zero;
-  if (is_signed) {  // MIN / -1 divides by 1 instead: MIN, remainder 0, as on the GPU
+// For a division or remainder of A by D of integer TYPE at GSI: statements before it that make a
+// divisor that cannot trap (1 where D is 0, and for MIN / -1, which then gives MIN, remainder 0,
+// as on the GPU); *ZERO says whether D was 0.
+tree safe_divisor(gimple_stmt_iterator* gsi, tree type, tree a, tree d, tree* zero) {
+  *zero = boolean(gsi, EQ_EXPR, d, build_zero_cst(type));
+  tree bad = *zero;
+  if (!TYPE_UNSIGNED(type)) {
     const tree min = boolean(gsi, EQ_EXPR, a, TYPE_MIN_VALUE(type));
     const tree minus_one = boolean(gsi, EQ_EXPR, d, build_minus_one_cst(type));
     const tree overflow = boolean(gsi, BIT_AND_EXPR, min, minus_one);
-    bad = boolean(gsi, BIT_IOR_EXPR, zero, overflow);
+    bad = boolean(gsi, BIT_IOR_EXPR, *zero, overflow);
   }
-  const tree divisor = select(gsi, bad, build_one_cst(type), d);
-  gimple_assign_set_rhs2(stmt, divisor);
-  const tree raw = detach_result(gsi, type);
-  // By zero: all ones; for 64 bits, 0xffffffff where the dividend's upper half is zero.
+  return select(gsi, bad, build_one_cst(type), d);
+}
+
+// After the statement at GSI, which now defines RAW: LHS = ZERO ? the GPU's result of a division
+// or remainder of A by zero : RAW. All ones; for 64 bits 0xffffffff where A's upper half is zero
+// (the 32-bit routine). A remainder computed beside its quotient (REMAINDER_OF_PAIR) is
+// a - q * 0 on the GPU: A. GSI ends at the last new statement.
+void by_zero_result(gimple_stmt_iterator* gsi, tree lhs, tree raw, tree a, tree zero,
+                    bool remainder_of_pair = false) {
+  const tree type = TREE_TYPE(lhs);
   tree by_zero = build_all_ones_cst(type);
-  if (TYPE_PRECISION(type) == 64) {
+  if (remainder_of_pair) {
+    by_zero = a;
+  } else if (TYPE_PRECISION(type) == 64) {
     const tree u64 = build_nonstandard_integer_type(64, true);
     const tree bits = make_ssa_name(u64), upper = make_ssa_name(u64);
     const tree narrow = make_ssa_name(boolean_type_node);
@@ -138,6 +144,50 @@ void guard_division(gimple_stmt_iterator* gsi) {
     by_zero = chosen;
   }
   gsi_insert_after(gsi, gimple_build_assign(lhs, COND_EXPR, zero, by_zero, raw), GSI_NEW_STMT);
+}
+
+// lhs = a / d or a % d on integers: no trap, the GPU's values.
+void guard_division(gimple_stmt_iterator* gsi) {
+  gimple* stmt = gsi_stmt(*gsi);
+  const tree lhs = gimple_assign_lhs(stmt), a = gimple_assign_rhs1(stmt), d = gimple_assign_rhs2(stmt);
+  const tree type = TREE_TYPE(lhs);
+  if (!scalar_integer(type, 64) || TREE_CODE(lhs) != SSA_NAME) return;
+  if (TREE_CODE(d) == INTEGER_CST && !integer_zerop(d) && !(!TYPE_UNSIGNED(type) && integer_minus_onep(d))) return;
+  tree zero;
+  gimple_assign_set_rhs2(stmt, safe_divisor(gsi, type, a, d, &zero));
+  const tree raw = detach_result(gsi, type);
+  by_zero_result(gsi, lhs, raw, a, zero);
+}
+
+// c = .DIVMOD (a, d), a complex value whose real and imaginary parts the quotient and remainder
+// (g++ forms it where a program computes both): the divisor guarded as above, and each part
+// read from c by the GPU's rule. nvcc computes such a pair's remainder as a - q * d, so by zero
+// it is the dividend (a separate a % 0 is all ones): tests/math/programs/integer_rules.cu.
+void guard_divmod(gimple_stmt_iterator* gsi) {
+  gcall* call = as_a<gcall*>(gsi_stmt(*gsi));
+  const tree c = gimple_call_lhs(call), a = gimple_call_arg(call, 0), d = gimple_call_arg(call, 1);
+  const tree type = TREE_TYPE(a);
+  if (!c || TREE_CODE(c) != SSA_NAME || !scalar_integer(type, 64)) return;
+  if (TREE_CODE(d) == INTEGER_CST && !integer_zerop(d) && !(!TYPE_UNSIGNED(type) && integer_minus_onep(d))) return;
+  tree zero;
+  gimple_call_set_arg(call, 1, safe_divisor(gsi, type, a, d, &zero));
+  update_stmt(call);
+  auto_vec<gimple*> parts;
+  imm_use_iterator it;
+  gimple* use;
+  FOR_EACH_IMM_USE_STMT(use, it, c) {
+    if (is_gimple_assign(use) && (gimple_assign_rhs_code(use) == REALPART_EXPR ||
+                                  gimple_assign_rhs_code(use) == IMAGPART_EXPR))
+      parts.safe_push(use);
+  }
+  for (gimple* part : parts) {
+    const tree lhs = gimple_assign_lhs(part);
+    if (TREE_CODE(lhs) != SSA_NAME || !types_compatible_p(TREE_TYPE(lhs), type)) continue;
+    gimple_stmt_iterator at = gsi_for_stmt(part);
+    const bool remainder = gimple_assign_rhs_code(part) == IMAGPART_EXPR;
+    const tree raw = detach_result(&at, type);
+    by_zero_result(&at, lhs, raw, a, zero, remainder);
+  }
 }
 
 // lhs = x << n or x >> n, n not a constant: a count of the width or more gives 0 (or the sign).
@@ -191,6 +241,11 @@ tree wrap_abs(tree* tp, int*, void*) {
 
 void gpu_integer_statement(gimple_stmt_iterator* gsi) {
   gimple* stmt = gsi_stmt(*gsi);
+  if (is_gimple_call(stmt) && gimple_call_internal_p(stmt) && gimple_call_internal_fn(stmt) == IFN_DIVMOD &&
+      gimple_call_num_args(stmt) == 2) {
+    guard_divmod(gsi);
+    return;
+  }
   if (!is_gimple_assign(stmt)) return;
   switch (gimple_assign_rhs_code(stmt)) {
     case FIX_TRUNC_EXPR: saturate_conversion(gsi); break;

@@ -194,6 +194,26 @@ TEST_P(HostAndDevice, EachSideGetsItsOwnLibrary) {
   EXPECT_EQ(r.out, expected(c.name));
 }
 
+// Integer results that C++ leaves undefined (shifts past the width, division by zero and MIN /
+// -1 in 32 and 64 bits, a quotient and remainder computed together, conversions out of range
+// and of NaNs, abs(INT_MIN)) in a kernel with a barrier: on the loops over threads, on coroutines,
+// in a checking build and at -O3, what the GPU printed (expected/integer_rules.txt). At -O0 g++
+// does not join a quotient and its remainder, so a remainder by zero there is all ones
+// (README's known limits).
+class IntegerRules : public ::testing::TestWithParam<recorded_case> {};
+INSTANTIATE_TEST_SUITE_P(MathLibrary, IntegerRules,
+                         ::testing::Values(recorded_case{"integer_rules", "-O2"},
+                                           recorded_case{"integer_rules", "-O3"},
+                                           recorded_case{"integer_rules", "--exec=fibers"},
+                                           recorded_case{"integer_rules", "--check=racecheck"}),
+                         recorded_case_name);
+TEST_P(IntegerRules, AreTheGpusOnEveryPath) {
+  const recorded_case& c = GetParam();
+  const cuemu_result r = run_stdout(c.options, c.name);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, expected(c.name));
+}
+
 // The rounding-mode intrinsics (__fadd_rd, __dmul_ru, __fsqrt_rz, __drcp_rd, ...) on 2^18 inputs
 // per operation and direction: the program compares each with the CPU's own directed rounding
 // (the host computes it after fesetround), which libdevice no longer switches to where an
