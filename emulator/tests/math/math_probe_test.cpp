@@ -177,37 +177,29 @@ TEST_P(FloatingPointModes, ResultsAreTheH200sInThatMode) {
 
 }  // namespace
 
-// sinf, logf, atan2f, pow, cbrt and sincos called by host code, device code and a __host__
-// __device__ function, on inputs where CUDA's library and the C library differ: each side prints
-// its own library's bits, as on the H200 (expected/host_and_device.txt, recorded there), in every
-// checking mode's build. Calls on constants are folded by the compiler on both.
-class HostAndDevice : public ::testing::TestWithParam<recorded_case> {};
-INSTANTIATE_TEST_SUITE_P(MathLibrary, HostAndDevice,
+// Programs whose output was recorded on the GPU, run as `cuemu run OPTIONS`:
+// - host_and_device.cu: sinf, logf, atan2f, pow, cbrt and sincos called by host code, device
+//   code and a __host__ __device__ function, on inputs where CUDA's library and the C library
+//   differ: each side prints its own library's bits, as on the H200 (expected/
+//   host_and_device.txt), in every checking mode's build. Calls on constants are folded by the
+//   compiler on both.
+// - integer_rules.cu: integer results that C++ leaves undefined (shifts past the width, division
+//   by zero and MIN / -1 in 32 and 64 bits, a quotient and remainder computed together,
+//   conversions out of range and of NaNs, abs(INT_MIN)) in a kernel with a barrier: on the loops
+//   over threads, on coroutines, in a checking build and at -O3, what the GPU printed
+//   (expected/integer_rules.txt). At -O0 g++ does not join a quotient and its remainder, so a
+//   remainder by zero there is all ones (README's known limits).
+class RecordedOutput : public ::testing::TestWithParam<recorded_case> {};
+INSTANTIATE_TEST_SUITE_P(MathLibrary, RecordedOutput,
                          ::testing::Values(recorded_case{"host_and_device", ""},
                                            recorded_case{"host_and_device", "--check=memcheck"},
-                                           recorded_case{"host_and_device", "--check=racecheck"}),
-                         recorded_case_name);
-TEST_P(HostAndDevice, EachSideGetsItsOwnLibrary) {
-  const recorded_case& c = GetParam();
-  const cuemu_result r = run_stdout(c.options, c.name);
-  ASSERT_EQ(r.status, 0) << r.out;
-  EXPECT_EQ(r.out, expected(c.name));
-}
-
-// Integer results that C++ leaves undefined (shifts past the width, division by zero and MIN /
-// -1 in 32 and 64 bits, a quotient and remainder computed together, conversions out of range
-// and of NaNs, abs(INT_MIN)) in a kernel with a barrier: on the loops over threads, on coroutines,
-// in a checking build and at -O3, what the GPU printed (expected/integer_rules.txt). At -O0 g++
-// does not join a quotient and its remainder, so a remainder by zero there is all ones
-// (README's known limits).
-class IntegerRules : public ::testing::TestWithParam<recorded_case> {};
-INSTANTIATE_TEST_SUITE_P(MathLibrary, IntegerRules,
-                         ::testing::Values(recorded_case{"integer_rules", "-O2"},
+                                           recorded_case{"host_and_device", "--check=racecheck"},
+                                           recorded_case{"integer_rules", "-O2"},
                                            recorded_case{"integer_rules", "-O3"},
                                            recorded_case{"integer_rules", "--exec=fibers"},
                                            recorded_case{"integer_rules", "--check=racecheck"}),
                          recorded_case_name);
-TEST_P(IntegerRules, AreTheGpusOnEveryPath) {
+TEST_P(RecordedOutput, IsTheGpus) {
   const recorded_case& c = GetParam();
   const cuemu_result r = run_stdout(c.options, c.name);
   ASSERT_EQ(r.status, 0) << r.out;

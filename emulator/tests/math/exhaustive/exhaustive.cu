@@ -161,12 +161,8 @@ const char* const fn_names[] = {
     FUNCTIONS
 #undef X
 };
-const int fn_words[] = {
-#define X(n, w, d, h) w,
-    FUNCTIONS
-#undef X
-};
-__host__ __device__ inline int fn_words_device(int fn) {
+// Words of fn's result.
+__host__ __device__ inline int fn_words(int fn) {
   switch (fn) {
 #define X(n, w, d, h) \
   case id_##n:        \
@@ -191,7 +187,7 @@ __global__ void evaluate(int fn, std::uint32_t base, std::uint32_t* out) {
     FUNCTIONS
 #undef X
   }
-  const int w = fn_words_device(fn);
+  const int w = fn_words(fn);
   out[w * i] = static_cast<std::uint32_t>(r);
   if (w == 2) out[w * i + 1] = static_cast<std::uint32_t>(r >> 32);
 }
@@ -246,7 +242,7 @@ int main(int argc, char** argv) {
                 std::memcpy(&x, &in, 4);
                 const std::uint64_t v = host_value(fn, x);
                 h = (h ^ static_cast<std::uint32_t>(v)) * 1099511628211ull;
-                if (fn_words[fn] == 2) h = (h ^ static_cast<std::uint32_t>(v >> 32)) * 1099511628211ull;
+                if (fn_words(fn) == 2) h = (h ^ static_cast<std::uint32_t>(v >> 32)) * 1099511628211ull;
               }
               hash[r] = h;
             }
@@ -265,7 +261,7 @@ int main(int argc, char** argv) {
     for (int fn = 0; fn < fn_count; ++fn) {
       if (!listed(only, fn_names[fn])) continue;
       evaluate<<<n / 256, 256>>>(fn, static_cast<std::uint32_t>(range) << kRangeLog, out);
-      const std::size_t words = n * fn_words[fn];
+      const std::size_t words = n * fn_words(fn);
       if (cudaMemcpy(got.data(), out, words * 4, cudaMemcpyDeviceToHost) != cudaSuccess) return 1;
       unsigned long long h = 1469598103934665603ull;
       for (std::size_t k = 0; k < words; ++k) h = (h ^ got[k]) * 1099511628211ull;
@@ -289,7 +285,7 @@ int main(int argc, char** argv) {
     std::vector<unsigned long long> hashes, range_differing;
     for (std::uint64_t base = 0; base < (std::uint64_t(1) << 32); base += kChunk) {
       evaluate<<<kChunk / 256, 256>>>(fn, static_cast<std::uint32_t>(base), dev);
-      const int w = fn_words[fn];
+      const int w = fn_words(fn);
       if (cudaMemcpy(gpu.data(), dev, w * kChunk * 4, cudaMemcpyDeviceToHost) != cudaSuccess) return 1;
       // Each 2^24 range on one host thread: its differing count, first differences and hash.
       std::vector<unsigned long long> count(kRanges), hash(kRanges);
