@@ -53,6 +53,10 @@ D1(dsqrt_rd) D2(dadd_rn) D2(dsub_rn) D2(dsub_rz) D2(dsub_ru) D2(dsub_rd) D2(dmul
 F2(fadd_rn) F2(fsub_rn) F2(fsub_rz) F2(fsub_ru) F2(fsub_rd) F2(fmul_rn)
 F3(fmaf_rn) F3(fmaf_ieee_rn) F3(fmaf_ieee_rz) F3(fmaf_ieee_ru) F3(fmaf_ieee_rd) F3(norm3df)
 F3(rnorm3df) D3(fma_rn) D3(norm3d) D3(rnorm3d)
+float __nv_norm4df(float, float, float, float) noexcept;
+float __nv_rnorm4df(float, float, float, float) noexcept;
+double __nv_norm4d(double, double, double, double) noexcept;
+double __nv_rnorm4d(double, double, double, double) noexcept;
 int __nv_ilogb(double) noexcept;
 long long __nv_llrint(double) noexcept;
 long long __nv_llround(double) noexcept;
@@ -107,6 +111,17 @@ inline float narrow(double x, int direction) {
 template <class T, class F>
 T cvt(F x, int mode) {
   return ::cuemu::detail::saturating_convert<T>(::cuemu::detail::round_mode(x, mode));
+}
+// The plugin's NaN rules for a kernel's own arithmetic: a double operation with a NaN operand
+// gives the first NaN operand quieted, sign kept; a float one the canonical NaN 0x7fffffff.
+inline double keep_first(double x, double y, double r) {
+  return x != x ? quieted(x) : y != y ? quieted(y) : r;
+}
+inline float canon(float f) {
+  if (f == f) return f;
+  const u32 b = 0x7fffffffu;
+  std::memcpy(&f, &b, 4);
+  return f;
 }
 // Functions of two results, one entry per result.
 template <class F>
@@ -211,9 +226,26 @@ __host__ __device__ inline double second_of(F f, double x) {
   FFF2(__fmaf_rn, fmaf_rn) FFF2(__fmaf_ieee_rn, fmaf_ieee_rn) FFF2(__fmaf_ieee_rz, fmaf_ieee_rz)  \
   FFF2(__fmaf_ieee_ru, fmaf_ieee_ru) FFF2(__fmaf_ieee_rd, fmaf_ieee_rd) FFF2(norm3df, norm3df)    \
   FFF2(rnorm3df, rnorm3df) DDD2(__fma_rn, fma_rn) DDD2(norm3d, norm3d) DDD2(rnorm3d, rnorm3d)     \
-  CONVERSIONS_L(rn, 0) CONVERSIONS_L(rz, 1) CONVERSIONS_L(ru, 2) CONVERSIONS_L(rd, 3)
+  CONVERSIONS_L(rn, 0) CONVERSIONS_L(rz, 1) CONVERSIONS_L(ru, 2) CONVERSIONS_L(rd, 3)            \
+  X(norm4df, FFFF, norm4df(x, y, z, u), __nv_norm4df(x, y, z, u))                                 \
+  X(rnorm4df, FFFF, rnorm4df(x, y, z, u), __nv_rnorm4df(x, y, z, u))                              \
+  X(norm4d, DDDD, norm4d(x, y, z, u), __nv_norm4d(x, y, z, u))                                    \
+  X(rnorm4d, DDDD, rnorm4d(x, y, z, u), __nv_rnorm4d(x, y, z, u))                                 \
+  X(scalbln, DE, scalbln(x, static_cast<long>(e)), __nv_scalbn(x, e))                             \
+  X(scalblnf, FE, scalblnf(x, static_cast<long>(e)), __nv_scalbnf(x, e))                          \
+  X(min_d, DD, min(x, y), __nv_fmin(x, y)) X(max_d, DD, max(x, y), __nv_fmax(x, y))               \
+  X(min_f, FF, min(x, y), __nv_fminf(x, y)) X(max_f, FF, max(x, y), __nv_fmaxf(x, y))             \
+  /* plain arithmetic: the CPU's instruction and the plugin's NaN rules (src/gpu_fp) */           \
+  X(op_dadd, DD, x + y, keep_first(x, y, x + y)) X(op_dsub, DD, x - y, keep_first(x, y, x - y))   \
+  X(op_dmul, DD, x * y, keep_first(x, y, x * y)) X(op_ddiv, DD, x / y, keep_first(x, y, x / y))   \
+  X(op_fadd, FF, x + y, canon(x + y)) X(op_fsub, FF, x - y, canon(x - y))                         \
+  X(op_fmul, FF, x * y, canon(x * y)) X(op_fdiv, FF, x / y, canon(x / y))                         \
+  X(op_dneg, D, -x, keep_first(x, x, -x)) X(op_drcp, D, 1.0 / x, keep_first(x, x, 1.0 / x))       \
+  X(fabs_d, D, fabs(x), keep_first(x, x, std::fabs(x)))                                           \
+  X(nearbyint_d, D, nearbyint(x), keep_first(x, x, std::nearbyint(x)))                            \
+  X(op_d2f, DF, static_cast<float>(x), static_cast<float>(x))
 
-enum kind { D, FF, DD, FFF, DDD, DL, DF, DE, FE, KD, KF, DDL, FFL, LD, LF, IF };
+enum kind { D, FF, DD, FFF, DDD, DL, DF, DE, FE, KD, KF, DDL, FFL, LD, LF, IF, FFFF, DDDD };
 enum fn_id {
 #define X(n, k, d, h) id_##n,
   FUNCTIONS
@@ -234,12 +266,13 @@ int arity(kind k) {
   switch (k) {
     case D: case DL: case DF: case LD: case LF: case IF: return 1;
     case FFF: case DDD: return 3;
+    case FFFF: case DDDD: return 4;
     default: return 2;
   }
 }
 bool is_double(kind k) {
   switch (k) {
-    case FF: case FFF: case FE: case KF: case FFL: case IF: return false;
+    case FF: case FFF: case FE: case KF: case FFL: case IF: case FFFF: return false;
     default: return true;
   }
 }
@@ -420,6 +453,10 @@ __host__ __device__ inline int order_of(u64 b) {
   const int i = static_cast<int>(static_cast<u32>(a));                                             \
   const unsigned ui = static_cast<u32>(a);                                                         \
   (void)x, (void)i, (void)ui;
+#define ARGS_FFFF const float x = as_f(a), y = as_f(b), z = as_f(c), u = as_f(operand(fn, i, 3, dbl));
+#define ARGS_DDDD const double x = as_d(a), y = as_d(b), z = as_d(c), u = as_d(operand(fn, i, 3, dbl));
+#define BITS_FFFF(e) bits_f(e)
+#define BITS_DDDD(e) bits_d(e)
 #define BITS_DL(e) static_cast<u64>(e)
 #define BITS_DF(e) bits_f(e)
 #define BITS_DE(e) bits_d(e)
