@@ -117,7 +117,10 @@ void on_fault(int sig, siginfo_t* info, void* ucontext) {
     r.error = cudaErrorIllegalAddress;
   } else if (sig == SIGFPE) {
     r.fault_class = "arithmetic exception";
-    r.details = "  integer division by zero or overflow (a GPU would return an unspecified value)\n";
+    r.details =
+        "  integer division by zero, or of the most negative integer by -1 (a GPU returns all ones, or that "
+        "integer; the kernel gets those values where cuemu's g++ plugin compiles it: g++ as the host "
+        "compiler)\n";
     r.error = cudaErrorLaunchFailure;
   } else if (sig == SIGABRT) {
     r.fault_class = "abort";
@@ -125,6 +128,10 @@ void on_fault(int sig, siginfo_t* info, void* ucontext) {
     r.error = cudaErrorLaunchFailure;
   } else {
     r.fault_class = "illegal instruction";
+    r.details =
+        "  most often a trap the host compiler put where it proved the code undefined: a division by a "
+        "constant zero, a null pointer dereferenced, the end of a function that returns a value reached "
+        "(see its warnings)\n";
     r.error = cudaErrorIllegalInstruction;
   }
   if (where.file.empty()) r.details += "  (no line information: build with -g for the source line; the launch is shown)\n";

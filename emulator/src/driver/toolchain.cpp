@@ -121,13 +121,18 @@ bool gpu_fp(const paths& p) {
          compiler_path(p.cxx) == compiler_path(CUEMU_HOST_CXX);
 }
 
+// Whether the host compiler (-ccbin) is clang, which lacks some of g++'s options.
+static bool clang_host(const paths& p) {
+  const std::size_t slash = p.cxx.rfind('/');
+  return p.cxx.find("clang", slash == std::string::npos ? 0 : slash + 1) != std::string::npos;
+}
+
 // Whether kernels contract a*b+c into fused multiply-adds as nvcc's do (-fmad=true, its default):
 // g++ forms them only with FMA instructions, which the machine that builds also runs; a host
 // compiler other than g++ (clang) does not know the per-function option (translate::options).
 bool contracts_fp(const options& o, const paths& p) {
   if (!o.fmad || !__builtin_cpu_supports("fma")) return false;
-  const std::size_t slash = p.cxx.rfind('/');
-  return p.cxx.find("clang", slash == std::string::npos ? 0 : slash + 1) == std::string::npos;
+  return !clang_host(p);
 }
 
 // The include directory of the toolkit the build makes (build/toolkit/include, a directory of
@@ -477,8 +482,8 @@ int compile_translated(const options& o, const paths& p, variant v, const std::s
   // -fstack-reuse=named_vars: Thrust binds a reference to a temporary past its full-expression
   // (raw_reference_cast of a transform_iterator's value in uninitialized_copy); nvcc's code keeps
   // the value, g++'s reuses the temporary's stack slot unless told not to.
-  std::vector<std::string> cmd{compiler(p, v), "-c", "-x", "c++-cpp-output", "-fpermissive", "-fno-strict-aliasing",
-                               "-fstack-reuse=named_vars"};
+  std::vector<std::string> cmd{compiler(p, v), "-c", "-x", "c++-cpp-output", "-fpermissive", "-fno-strict-aliasing"};
+  if (!clang_host(p)) cmd.push_back("-fstack-reuse=named_vars");  // g++'s option; clang has none
   // Kernels contract (translate::options::contract_fp), host code does not.
   if (contracts_fp(o, p)) cmd.insert(cmd.end(), {"-mfma", "-ffp-contract=off"});
   if (gpu_fp(p)) {

@@ -135,6 +135,27 @@ TEST(Driver, InvalidMemoryAccessInASyncFreeKernelNamesItsThread) {
   EXPECT_TRUE(has(r, "fault_in_batch.cu:17")) << r.out;
 }
 
+// A divisor that is 0 at run time gives the GPU's all ones (the g++ plugin: no report, as a GPU
+// reports none); under clang as the host compiler x86 traps, and the report says what and where.
+// A divisor that is 0 at compile time is a trap g++ put there: the report says so.
+TEST(Driver, IntegerDivisionByZeroIsTheGpusOrAReport) {
+  result r = cuemu("run " + program("undefined_arithmetic.cu"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r, "cudaSuccess fffffffd fffffff8 ffffffff 0000000a")) << r.out;  // 7/-2, 8/-1, 9/0, 10/1
+  if (std::system("command -v clang++ > /dev/null 2>&1") == 0) {
+    r = cuemu("run -ccbin clang++ " + program("undefined_arithmetic.cu"));
+    EXPECT_NE(r.status, 0) << r.out;
+    EXPECT_TRUE(has(r, "cuemu: arithmetic exception in kernel divide block (0,0,0) thread (2,0,0) at ")) << r.out;
+    EXPECT_TRUE(has(r, "undefined_arithmetic.cu:8")) << r.out;
+    EXPECT_TRUE(has(r, "a GPU returns all ones")) << r.out;
+  }
+  r = cuemu("run -g " + program("undefined_arithmetic.cu") + " -- constant");
+  EXPECT_NE(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r, "cuemu: illegal instruction in kernel modulo_constant block (0,0,0) thread (0,0,0) at ")) << r.out;
+  EXPECT_TRUE(has(r, "undefined_arithmetic.cu:")) << r.out;  // the trap has no line: the launch's
+  EXPECT_TRUE(has(r, "proved the code undefined")) << r.out;
+}
+
 TEST(Driver, RunawayLoopEndsAtTheTimeout) {
   const result r = cuemu("run --timeout=1 " + program("runaway.cu"));
   EXPECT_NE(r.status, 0) << r.out;
