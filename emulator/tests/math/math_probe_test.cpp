@@ -177,6 +177,34 @@ TEST_P(FloatingPointModes, ResultsAreTheH200sInThatMode) {
 
 }  // namespace
 
+// A kernel's own NaN results on both sides of a barrier, in the probe's format: each line equals
+// the H200 record's line of the same key, on the loops over threads at -O0 (whose regions g++
+// does not inline into the kernel; they gave x86's NaNs before the plugin's gate took them in),
+// at -O2 and on coroutines.
+class NaNAcrossBarrier : public ::testing::TestWithParam<const char*> {};
+INSTANTIATE_TEST_SUITE_P(MathProbe, NaNAcrossBarrier, ::testing::Values("-O0", "-O2", "-O0 --exec=fibers"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           std::string name;
+                           for (const char* c = info.param; *c; ++c)
+                             if (std::isalnum(static_cast<unsigned char>(*c))) name += *c;
+                           return name;
+                         });
+TEST_P(NaNAcrossBarrier, ResultsAreTheH200s) {
+  const cuemu_result r = run_cuemu(std::string("run ") + GetParam() + " " + PROGRAMS_DIR +
+                                   "/nan_across_barrier.cu 2>/dev/null; exit $?");
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::istringstream got_text(r.out);
+  const auto got = results_of(got_text);
+  std::istringstream want_text(read_gzip_file(H200_FILE));
+  const auto want = results_of(want_text);
+  ASSERT_EQ(got.size(), 4u) << r.out;
+  for (const auto& [key, line] : got) {
+    const auto it = want.find(key);
+    ASSERT_NE(it, want.end()) << "not in the record: " << line;
+    EXPECT_EQ(line, it->second);
+  }
+}
+
 // Programs whose output was recorded on the GPU, run as `cuemu run OPTIONS`:
 // - host_and_device.cu: sinf, logf, atan2f, pow, cbrt and sincos called by host code, device
 //   code and a __host__ __device__ function, on inputs where CUDA's library and the C library
