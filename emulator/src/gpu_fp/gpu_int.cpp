@@ -33,6 +33,8 @@
 #include "builtins.h"
 #include "internal-fn.h"
 #include "ssa-iterators.h"
+#include "value-range.h"
+#include "value-query.h"
 
 #include "gpu_int.h"
 
@@ -65,6 +67,36 @@ tree detach_result(gimple_stmt_iterator* gsi, tree type) {
   gimple_assign_set_lhs(stmt, raw);
   update_stmt(stmt);
   return raw;
+}
+
+// Whether the value of X (an integer) at STMT is known to lie in [LO, HI] (g++'s ranges from its
+// earlier passes): then a rule for values outside needs no statements (a shift by k & 15, a
+// divisor known non-zero).
+bool known_within(tree x, gimple* stmt, long long lo, long long hi) {
+  const tree type = TREE_TYPE(x);
+  if (TREE_CODE(x) == INTEGER_CST) {
+    const wide_int v = wi::to_wide(x);
+    const signop sign = TYPE_SIGN(type);
+    return !wi::lt_p(v, wi::shwi(lo, TYPE_PRECISION(type)), sign) && !wi::gt_p(v, wi::shwi(hi, TYPE_PRECISION(type)), sign);
+  }
+  if (TREE_CODE(x) != SSA_NAME || !INTEGRAL_TYPE_P(type)) return false;
+  int_range_max r;
+  if (!get_range_query(cfun)->range_of_expr(r, x, stmt) || r.undefined_p() || r.varying_p()) return false;
+  const signop sign = TYPE_SIGN(type);
+  const unsigned prec = TYPE_PRECISION(type);
+  if (sign == UNSIGNED && lo < 0) lo = 0;
+  return !wi::lt_p(r.lower_bound(), wi::shwi(lo, prec), sign) && !wi::gt_p(r.upper_bound(), wi::shwi(hi, prec), sign);
+}
+
+// Whether X is known to be non-zero at STMT (and, for a signed type, not -1 when MINUS_ONE).
+bool known_nonzero(tree x, gimple* stmt, bool minus_one) {
+  const tree type = TREE_TYPE(x);
+  if (TREE_CODE(x) == INTEGER_CST) return !integer_zerop(x) && !(minus_one && integer_minus_onep(x));
+  if (TREE_CODE(x) != SSA_NAME || !INTEGRAL_TYPE_P(type)) return false;
+  int_range_max r;
+  if (!get_range_query(cfun)->range_of_expr(r, x, stmt) || r.undefined_p() || r.varying_p()) return false;
+  if (r.contains_p(build_zero_cst(type))) return false;
+  return !(minus_one && r.contains_p(build_minus_one_cst(type)));
 }
 
 bool scalar_integer(tree type, int max_precision) {
@@ -152,7 +184,7 @@ void guard_division(gimple_stmt_iterator* gsi) {
   const tree lhs = gimple_assign_lhs(stmt), a = gimple_assign_rhs1(stmt), d = gimple_assign_rhs2(stmt);
   const tree type = TREE_TYPE(lhs);
   if (!scalar_integer(type, 64) || TREE_CODE(lhs) != SSA_NAME) return;
-  if (TREE_CODE(d) == INTEGER_CST && !integer_zerop(d) && !(!TYPE_UNSIGNED(type) && integer_minus_onep(d))) return;
+  if (known_nonzero(d, stmt, !TYPE_UNSIGNED(type))) return;
   tree zero;
   gimple_assign_set_rhs2(stmt, safe_divisor(gsi, type, a, d, &zero));
   const tree raw = detach_result(gsi, type);
@@ -168,7 +200,7 @@ void guard_divmod(gimple_stmt_iterator* gsi) {
   const tree c = gimple_call_lhs(call), a = gimple_call_arg(call, 0), d = gimple_call_arg(call, 1);
   const tree type = TREE_TYPE(a);
   if (!c || TREE_CODE(c) != SSA_NAME || !scalar_integer(type, 64)) return;
-  if (TREE_CODE(d) == INTEGER_CST && !integer_zerop(d) && !(!TYPE_UNSIGNED(type) && integer_minus_onep(d))) return;
+  if (known_nonzero(d, call, !TYPE_UNSIGNED(type))) return;
   tree zero;
   gimple_call_set_arg(call, 1, safe_divisor(gsi, type, a, d, &zero));
   update_stmt(call);
@@ -198,6 +230,7 @@ void clamp_shift(gimple_stmt_iterator* gsi) {
   if (TREE_CODE(type) != INTEGER_TYPE || TREE_CODE(n) == INTEGER_CST || TREE_CODE(lhs) != SSA_NAME) return;
   const unsigned width = TYPE_PRECISION(type);
   if (width != 32 && width != 64) return;
+  if (known_within(n, stmt, 0, width - 1)) return;
   const tree ntype = TREE_TYPE(n);
   const tree count = make_ssa_name(unsigned_type_for(ntype));
   gsi_insert_before(gsi, gimple_build_assign(count, NOP_EXPR, n), GSI_SAME_STMT);
