@@ -457,7 +457,7 @@ int preprocess_only(const options& o, const paths& p, variant v, const std::stri
 // the GPU keeps the first). pow and powf: g++ replaces pow(x, 1.0) by x and pow(x, 2.0) by x * x,
 // which libdevice's pow does not (pow(3.0, 1.0) is 2.9999999999999996 on an H200). fma and fmaf:
 // with FMA instructions (contraction, contracts_fp) g++ would expand them inline with x86's NaN
-// rules (the GPU's: a canonical NaN in single precision, operands a, c, b in double). The other
+// rules (the GPU's: a canonical NaN in single precision, operands a, c, b in double).
 // nan, nanf and nanl: g++ declares them const (reading no memory), so the stores that build a
 // tag string in device code were deleted as dead before the call read them. The other
 // functions stay builtins, so a call on constants is folded as nvcc folds it (sinf(1.0f) in a
