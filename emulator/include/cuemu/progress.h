@@ -15,7 +15,11 @@ namespace cuemu::detail {
 struct spin_watch {
   const volatile void* addr = nullptr;  // the last poll's address
   unsigned long long value = 0;         // and what it read
-  unsigned same = 0;                    // polls in a row that read what the previous one read
+  // The poll before it at another address (a loop that polls two things, a load and a fence or
+  // two flags, reads the same as before at each of them: a spin too, not a change).
+  const volatile void* addr2 = nullptr;
+  unsigned long long value2 = 0;
+  unsigned same = 0;                    // polls in a row that read what their address read last
   unsigned polls = 0;                   // polls since the running CUDA thread last yielded
   unsigned long long changes = 0;       // polls that read something new: progress
   const void* lane = nullptr;           // the CUDA thread the counts are for (spin_check)
@@ -33,11 +37,21 @@ void spin_yield() noexcept;
 // Records a poll; true when the thread has spun long enough to yield.
 [[gnu::always_inline]] inline bool record_poll(spin_watch& s, const volatile void* addr,
                                                unsigned long long value) noexcept {
-  if (s.addr == addr && s.value == value) {
+  bool same;
+  if (s.addr == addr) {
+    same = s.value == value;
+  } else {
+    // The other of two polls in turn is compared with what it read last; a new address is a
+    // change (a histogram's atomics, a queue's next slot).
+    same = s.addr2 == addr && s.value2 == value;
+    s.addr2 = s.addr;
+    s.value2 = s.value;
+    s.addr = addr;
+  }
+  s.value = value;
+  if (same) {
     ++s.same;
   } else {
-    s.addr = addr;
-    s.value = value;
     s.same = 0;
     ++s.changes;
   }

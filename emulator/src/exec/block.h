@@ -141,6 +141,7 @@ class block_executor {
     bool dirty = false;             // a lane's state left `unstarted` in this block
     unsigned next_unstarted = 0;    // position in order
     unsigned char order[32] = {};   // lane ids within the warp, in schedule order
+    std::uint64_t sig[2] = {};      // the last two collectives completed (op, lanes, results)
   };
   struct runner {
     boost::context::fiber ctx;
@@ -276,6 +277,8 @@ class block_executor {
   unsigned long long round_mark_ = 0;     // progress_mark() when yielded lanes were last released
   unsigned long long stall_mark_ = 0;     // progress_mark() at the last stall
   unsigned stall_rounds_ = 0;             // stalls in a row without progress (the back-off)
+  unsigned spin_rounds_ = 0;              // its lanes released to poll again without a stall
+  static constexpr unsigned kSpinRoundsBeforeHelper = 12;  // then a helper takes the next block
   double stalled_since_ = 0;
   unsigned long long seen_progress_ = ~0ull;  // the launch's progress at the last stall              // when this block last made progress while stalled
   bool helper_asked_ = false;             // a helper thread took over the grid's other blocks
@@ -288,8 +291,8 @@ class block_executor {
   // its poll record when it resumes. Apart from the lanes, which the hot paths walk.
   struct spin_record {
     const void* pc = nullptr;
-    const volatile void* addr = nullptr;
-    unsigned long long value = 0;
+    const volatile void* addr = nullptr, *addr2 = nullptr;
+    unsigned long long value = 0, value2 = 0;
   };
   std::vector<spin_record> spins_;
   std::atomic<const launch_state*> running_launch_{nullptr};

@@ -161,6 +161,8 @@ void block_executor::spin(const void* pc, bool now) {
   rec.pc = pc;
   rec.addr = s.addr;
   rec.value = s.value;
+  rec.addr2 = s.addr2;
+  rec.value2 = s.value2;
   warps_[l.warp].yielded |= 1u << l.pos;
   ++yielded_;
   wait_here(l);
@@ -168,6 +170,8 @@ void block_executor::spin(const void* pc, bool now) {
   s.lane = &l;
   s.addr = spins_[l.index].addr;
   s.value = spins_[l.index].value;
+  s.addr2 = spins_[l.index].addr2;
+  s.value2 = spins_[l.index].value2;
   s.same = s.polls = 0;
 }
 

@@ -242,14 +242,21 @@ void block_executor::complete_collective(warp& w, unsigned m, const lane& first)
   hooks::collective_complete(tokens_, w.first, m, w.existing);
   // Results are computed from the values before anyone resumes; now release the lanes.
   unsigned ready = 0;
+  std::uint64_t sig = (static_cast<std::uint64_t>(op) << 32 | m) * 0x9e3779b97f4a7c15ull;
   for (unsigned rest = m; rest; rest &= rest - 1) {
     lane& l = L[__builtin_ctz(rest)];
     l.state = lane_state::ready;
     l.active = m;
     l.active_gen = w.gen;
     ready |= 1u << l.pos;
+    sig = (sig ^ l.result) * 0x100000001b3ull;
   }
-  ++events_;
+  // Progress: a collective unlike the warp's last two. One that a poll loop runs every round
+  // (CUB's look-back: __any_sync over the tiles' status) gives the same results each time while
+  // nothing it waits for changes, so a livelock with it in the loop is still seen.
+  if (sig != w.sig[0] && sig != w.sig[1]) ++events_;
+  w.sig[1] = w.sig[0];
+  w.sig[0] = sig;
   w.ready |= ready;
   if (op == warp_op::converge) w.conv &= ~m;
   else w.coll &= ~m;

@@ -38,6 +38,11 @@ block_executor::lane* block_executor::pick_slow() {
   // Only lanes that yielded while spinning are left: if anything changed since they were last
   // released, let them poll again; else the block stalls (run()).
   if (yielded_ != 0 && progress_mark() != round_mark_) {
+    // The whole block waits on its polls, though something moved (a poll loop that runs a warp
+    // collective or a barrier each round completes one every time): it may wait for a block
+    // that has not started (CUB's look-back with blocks taken in reverse or random order).
+    if (!helper_asked_ && ++spin_rounds_ >= kSpinRoundsBeforeHelper)
+      helper_asked_ = ask_helper(*launch_);
     release_yielded();
     return pick();
   }
@@ -119,6 +124,7 @@ void block_executor::setup_block(const launch_state& launch, std::uint64_t sched
   round_mark_ = progress_mark();
   stall_mark_ = round_mark_;
   stall_rounds_ = 0;
+  spin_rounds_ = 0;
   stalled_since_ = 0;
   seen_progress_ = ~0ull;
   helper_asked_ = false;
@@ -133,6 +139,7 @@ void block_executor::start_warps(bool dirty) {
     w.converged = w.alive = w.existing;
     w.live_pos = w.existing;  // positions 0..count-1, like the lane ids
     w.ready = w.coll = w.conv = w.yielded = 0;
+    w.sig[0] = w.sig[1] = 0;
     ++w.gen;
     w.dirty = dirty;
     w.cursor = 31;

@@ -25,6 +25,21 @@ TEST_P(Cccl, OutputIsTheH200s) {
   EXPECT_EQ(r.out, expected(GetParam()));
 }
 
+// Blocks taken in reverse order: CUB's single-pass scan (DeviceScan, thrust::inclusive_scan)
+// has each block wait, in a poll loop with __any_sync, for the blocks before it, which have not
+// started yet; helper threads must take them (this hung before). A GPU takes blocks in order,
+// but nothing in CUDA promises it, and --schedule exists to show what depends on it.
+TEST_P(Cccl, OutputIsTheH200sInReverseBlockOrder) {
+  const cuemu_result r = run_cuemu("run --schedule=reverse --timeout=120 " + program());
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, expected(GetParam()));
+  if (std::string(GetParam()) == "cub") {
+    const cuemu_result random = run_cuemu("run --schedule=random:5 --timeout=120 " + program());
+    EXPECT_EQ(random.status, 0) << random.out;
+    EXPECT_EQ(random.out, expected(GetParam()));
+  }
+}
+
 TEST_P(Cccl, CleanUnderEveryCheckingMode) {
   const cuemu_result r = run_cuemu("run --check=all " + program());
   EXPECT_EQ(r.status, 0) << r.out;

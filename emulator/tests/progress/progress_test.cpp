@@ -54,6 +54,29 @@ TEST(Livelock, IsReportedWithTheSpinningLine) {
   EXPECT_LT(r.seconds, 30) << r.out;
 }
 
+// The poll loops of CCCL's look-back scans, waiting for a flag nobody sets: a warp that votes
+// with __any_sync every round (a collective completes each time, with the same result), and a
+// fence and an atomic load in turn (two polls). Both ran until --timeout before; now a livelock
+// report names the spinning line, like the single poll above.
+class LivelockLoops : public ::testing::TestWithParam<const char*> {};
+INSTANTIATE_TEST_SUITE_P(Livelock, LivelockLoops, ::testing::Values("vote", "fence"));
+TEST_P(LivelockLoops, PollLoopsWithACollectiveOrTwoPollsAreReported) {
+  const std::string kernel = std::string(GetParam()) == "vote" ? "warp_vote" : "fence_and_load";
+  const std::string line = std::string(GetParam()) == "vote" ? "livelock_in_turn.cu:13"
+                                                             : "livelock_in_turn.cu:21";
+  for (const char* options : {"", "--exec=fibers --schedule=random:3", "--workers=1"}) {
+    const cuemu_result r = run_cuemu("run --timeout=60 " + std::string(options) + " " +
+                                     program("livelock_in_turn.cu") + " -- " + GetParam());
+    EXPECT_NE(r.status, 0) << options << "\n" << r.out;
+    EXPECT_NE(r.out.find("cuemu: livelock in kernel " + kernel + " block ("), std::string::npos)
+        << options << "\n" << r.out;
+    EXPECT_NE(r.out.find(line), std::string::npos) << options << "\n" << r.out;
+    EXPECT_NE(r.out.find("after launch: cudaErrorLaunchFailure"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("timeout"), std::string::npos) << options << "\n" << r.out;
+    EXPECT_LT(r.seconds, 30) << options << "\n" << r.out;
+  }
+}
+
 // More blocks than an H200 keeps resident, each waiting for the last block's flag: the first 264
 // blocks (132 multiprocessors x 2 blocks of 1024 threads) spin while the last cannot start. A GPU
 // hangs; the emulator reports a livelock naming a spinning thread and its line, the blocks in
