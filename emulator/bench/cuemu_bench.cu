@@ -164,6 +164,42 @@ result bench_row_copy_thread_loop() {
       });
 }
 
+// The same kernel against its body with the block's lanes in lockstep, as a translation that cut
+// the kernel at its loop's head would run it: a loop over threads up to the loop (each thread's
+// row pointers and counter stored per thread), then, while a thread is still in the loop, one
+// iteration of every such thread. Each pass copies a row's 512 contiguous bytes per warp (the
+// serial loop's order), paid for with the per-thread state (issue 16: is lockstep the way to the
+// serial copy's time?).
+result bench_row_copy_lockstep() {
+  return bench_row_copy_against(
+      "row_copy vs lockstep", 5,
+      [](const uint4* src, uint4* want, const int* idx, unsigned grid) {
+        constexpr unsigned n = bench::kRowThreads;
+        const uint4* s[n];
+        uint4* d[n];
+        int j[n];
+        for (unsigned b = 0; b < grid; ++b) {
+          for (unsigned t = 0; t < n; ++t) {
+            const int row = static_cast<int>((b * n + t) / 32);
+            j[t] = row < bench::kRows ? static_cast<int>(t & 31) : bench::kVecsPerRow;
+            if (row >= bench::kRows) continue;
+            s[t] = src + static_cast<size_t>(row) * bench::kVecsPerRow;
+            d[t] = want + static_cast<size_t>(idx[row]) * bench::kVecsPerRow;
+          }
+          for (bool any = true; any;) {
+            any = false;
+            for (unsigned t = 0; t < n; ++t) {
+              const int k = j[t];
+              if (k >= bench::kVecsPerRow) continue;
+              d[t][k] = s[t][k];
+              j[t] = k + 32;
+              any |= k + 32 < bench::kVecsPerRow;
+            }
+          }
+        }
+      });
+}
+
 result bench_tree_reduce() {
   using namespace bench;
   result r{"tree_reduce 1M f32 x256"};
@@ -273,6 +309,7 @@ int child() {
   std::vector<result> rows;
   if (want("row_copy")) rows.push_back(bench_row_copy());
   if (want("row_copy")) rows.push_back(bench_row_copy_thread_loop());
+  if (want("row_copy")) rows.push_back(bench_row_copy_lockstep());
   if (want("tree_reduce")) rows.push_back(bench_tree_reduce());
   if (want("warp_shfl_sum")) rows.push_back(bench_warp_sum());
   if (want("syncwarp")) rows.push_back(bench_syncwarp());
