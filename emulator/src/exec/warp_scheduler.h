@@ -2,8 +2,6 @@
 // Included by the executor's own sources only.
 #pragma once
 
-#include <cuemu/progress.h>
-
 #include "exec/lane_fiber.h"
 
 namespace cuemu::detail {
@@ -30,25 +28,11 @@ inline block_executor::lane* block_executor::pick() {
 
 // The calling lane has recorded its arrival at a synchronisation point: run others until it is
 // released and resumed.
-// Its count of polls goes with it (the worker's t_spin serves the lane running): the lanes of a
-// warp that poll between collectives (CUB's look-back: a load, a fence, __any_sync) interleave
-// at every round, and counts reset at each change of lane would never see the warp spin.
 inline void block_executor::wait_here(lane& l) {
-  spin_watch& s = t_spin;
-  const volatile void* const addr = s.addr, *const addr2 = s.addr2;
-  const unsigned long long value = s.value, value2 = s.value2;
-  const unsigned same = s.same, polls = s.polls;
   lane* next = pick();
   if (next != &l) {
     if (next && next->state != lane_state::unstarted) [[likely]] resume(*next);
     else switch_to(target_for(next));
-    s.lane = &l;
-    s.addr = addr;
-    s.value = value;
-    s.addr2 = addr2;
-    s.value2 = value2;
-    s.same = same;
-    s.polls = polls;
   }
   l.state = lane_state::running;
 }
