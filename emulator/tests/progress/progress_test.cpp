@@ -60,14 +60,21 @@ TEST(Livelock, IsReportedWithTheSpinningLine) {
 // A warp that votes with __any_sync every round still runs until --timeout (its lanes take turns
 // at every vote, and a lane's poll counts restart when another lane polls: keeping them per lane
 // cost the coroutine path 10-20%, RESULTS V); the timeout names it.
-TEST(Livelock, FenceAndLoadInTurnIsReported) {
+// A leader lane that polls and broadcasts with __shfl_sync each round: the shuffle completes
+// every round with the same result, which counted as progress before (the same --timeout).
+class LivelockLoops : public ::testing::TestWithParam<const char*> {};
+INSTANTIATE_TEST_SUITE_P(Livelock, LivelockLoops, ::testing::Values("fence", "broadcast"));
+TEST_P(LivelockLoops, IsReportedNotTimedOut) {
+  const bool fence = std::string(GetParam()) == "fence";
+  const std::string kernel = fence ? "fence_and_load" : "leader_broadcast";
+  const std::string line = fence ? "livelock_in_turn.cu:22" : "livelock_in_turn.cu:29";
   for (const char* options : {"", "--exec=fibers --schedule=random:3", "--workers=1"}) {
     const cuemu_result r = run_cuemu("run --timeout=60 " + std::string(options) + " " +
-                                     program("livelock_in_turn.cu") + " -- fence");
+                                     program("livelock_in_turn.cu") + " -- " + GetParam());
     EXPECT_NE(r.status, 0) << options << "\n" << r.out;
-    EXPECT_NE(r.out.find("cuemu: livelock in kernel fence_and_load block ("), std::string::npos)
+    EXPECT_NE(r.out.find("cuemu: livelock in kernel " + kernel + " block ("), std::string::npos)
         << options << "\n" << r.out;
-    EXPECT_NE(r.out.find("livelock_in_turn.cu:21"), std::string::npos) << options << "\n" << r.out;
+    EXPECT_NE(r.out.find(line), std::string::npos) << options << "\n" << r.out;
     EXPECT_NE(r.out.find("after launch: cudaErrorLaunchFailure"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("timeout"), std::string::npos) << options << "\n" << r.out;
     EXPECT_LT(r.seconds, 30) << options << "\n" << r.out;

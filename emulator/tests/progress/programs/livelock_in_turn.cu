@@ -2,8 +2,9 @@
 // sets, in the two shapes of poll loop that CCCL's look-back scans use. `warp_vote`: every lane
 // polls, and the warp votes with __any_sync each round (a warp collective completes every time,
 // with the same result). `fence_and_load`: a fence and an atomic load in turn (two polls, each
-// reading what it read the round before). A GPU spins forever in both; the emulator must report
-// a livelock, not run until a timeout. Which kernel: the first argument (vote or fence).
+// reading what it read the round before). `leader_broadcast`: lane 0 polls and broadcasts with
+// __shfl_sync each round (the same result every time). A GPU spins forever in all three. Which
+// kernel: the first argument (vote, fence or broadcast).
 #include <cstdio>
 #include <cstring>
 
@@ -22,11 +23,20 @@ __global__ void fence_and_load(int* flag) {
   } while (v == 0);
 }
 
+__global__ void leader_broadcast(int* flag) {
+  int v = 0;
+  do {
+    if ((threadIdx.x & 31) == 0) v = atomicAdd(flag, 0);
+    v = __shfl_sync(0xffffffffu, v, 0);
+  } while (v == 0);
+}
+
 int main(int argc, char** argv) {
   int* flag;
   cudaMalloc(&flag, sizeof(int));
   cudaMemset(flag, 0, sizeof(int));
   if (argc > 1 && std::strcmp(argv[1], "fence") == 0) fence_and_load<<<2, 64>>>(flag);
+  else if (argc > 1 && std::strcmp(argv[1], "broadcast") == 0) leader_broadcast<<<2, 64>>>(flag);
   else warp_vote<<<2, 64>>>(flag);
   std::printf("after launch: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
   return 0;
