@@ -280,7 +280,7 @@ class block_executor {
   unsigned spin_rounds_ = 0;              // its lanes released to poll again without a stall
   static constexpr unsigned kSpinRoundsBeforeHelper = 12;  // then a helper takes the next block
   double stalled_since_ = 0;
-  unsigned long long seen_progress_ = ~0ull;  // the launch's progress at the last stall              // when this block last made progress while stalled
+  unsigned long long seen_progress_ = ~0ull;  // the launch's progress at the last stall
   bool helper_asked_ = false;             // a helper thread took over the grid's other blocks
   // Cooperative launches: the block waits at this_grid().sync() for this generation to end.
   bool grid_round_ = false;  // a thread arrived at the block's barrier through this_grid().sync()

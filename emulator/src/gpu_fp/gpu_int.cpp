@@ -72,6 +72,12 @@ tree detach_result(gimple_stmt_iterator* gsi, tree type) {
 // Whether the value of X (an integer) at STMT is known to lie in [LO, HI] (g++'s ranges from its
 // earlier passes): then a rule for values outside needs no statements (a shift by k & 15, a
 // divisor known non-zero).
+// g++'s range of the SSA name X at STMT, when it knows one.
+bool range_at(tree x, gimple* stmt, int_range_max& r) {
+  if (TREE_CODE(x) != SSA_NAME || !INTEGRAL_TYPE_P(TREE_TYPE(x))) return false;
+  return get_range_query(cfun)->range_of_expr(r, x, stmt) && !r.undefined_p() && !r.varying_p();
+}
+
 bool known_within(tree x, gimple* stmt, long long lo, long long hi) {
   const tree type = TREE_TYPE(x);
   if (TREE_CODE(x) == INTEGER_CST) {
@@ -79,9 +85,8 @@ bool known_within(tree x, gimple* stmt, long long lo, long long hi) {
     const signop sign = TYPE_SIGN(type);
     return !wi::lt_p(v, wi::shwi(lo, TYPE_PRECISION(type)), sign) && !wi::gt_p(v, wi::shwi(hi, TYPE_PRECISION(type)), sign);
   }
-  if (TREE_CODE(x) != SSA_NAME || !INTEGRAL_TYPE_P(type)) return false;
   int_range_max r;
-  if (!get_range_query(cfun)->range_of_expr(r, x, stmt) || r.undefined_p() || r.varying_p()) return false;
+  if (!range_at(x, stmt, r)) return false;
   const signop sign = TYPE_SIGN(type);
   const unsigned prec = TYPE_PRECISION(type);
   if (sign == UNSIGNED && lo < 0) lo = 0;
@@ -92,9 +97,8 @@ bool known_within(tree x, gimple* stmt, long long lo, long long hi) {
 bool known_nonzero(tree x, gimple* stmt, bool minus_one) {
   const tree type = TREE_TYPE(x);
   if (TREE_CODE(x) == INTEGER_CST) return !integer_zerop(x) && !(minus_one && integer_minus_onep(x));
-  if (TREE_CODE(x) != SSA_NAME || !INTEGRAL_TYPE_P(type)) return false;
   int_range_max r;
-  if (!get_range_query(cfun)->range_of_expr(r, x, stmt) || r.undefined_p() || r.varying_p()) return false;
+  if (!range_at(x, stmt, r)) return false;
   if (r.contains_p(build_zero_cst(type))) return false;
   return !(minus_one && r.contains_p(build_minus_one_cst(type)));
 }
