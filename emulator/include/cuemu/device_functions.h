@@ -733,20 +733,25 @@ __CUEMU_DF__ double rcbrt(double x) noexcept { return __nv_rcbrt(x); }
 __CUEMU_DF__ float rhypotf(float x, float y) noexcept { return __nv_rhypotf(x, y); }
 __CUEMU_DF__ double rhypot(double x, double y) noexcept { return __nv_rhypot(x, y); }
 __CUEMU_DF__ float norm3df(float a, float b, float c) noexcept { return __nv_norm3df(a, b, c); }
-__CUEMU_DF__ double norm3d(double a, double b, double c) noexcept { return __nv_norm3d(a, b, c); }
+// Of two or more NaN operands, the one the GPU returns (cuemu/libdevice.h).
+__CUEMU_DF__ double norm3d(double a, double b, double c) noexcept {
+  return ::cuemu::detail::norm_nan(__nv_norm3d(a, b, c), a, b, c);
+}
 __CUEMU_DF__ float norm4df(float a, float b, float c, float d) noexcept {
   return __nv_norm4df(a, b, c, d);
 }
 __CUEMU_DF__ double norm4d(double a, double b, double c, double d) noexcept {
-  return __nv_norm4d(a, b, c, d);
+  return ::cuemu::detail::norm_nan(__nv_norm4d(a, b, c, d), a, b, c, d);
 }
 __CUEMU_DF__ float rnorm3df(float a, float b, float c) noexcept { return __nv_rnorm3df(a, b, c); }
-__CUEMU_DF__ double rnorm3d(double a, double b, double c) noexcept { return __nv_rnorm3d(a, b, c); }
+__CUEMU_DF__ double rnorm3d(double a, double b, double c) noexcept {
+  return ::cuemu::detail::norm_nan(__nv_rnorm3d(a, b, c), a, b, c);
+}
 __CUEMU_DF__ float rnorm4df(float a, float b, float c, float d) noexcept {
   return __nv_rnorm4df(a, b, c, d);
 }
 __CUEMU_DF__ double rnorm4d(double a, double b, double c, double d) noexcept {
-  return __nv_rnorm4d(a, b, c, d);
+  return ::cuemu::detail::norm_nan(__nv_rnorm4d(a, b, c, d), a, b, c, d);
 }
 __CUEMU_DF__ float normf(int dim, const float* a) noexcept { return __nv_normf(dim, a); }
 __CUEMU_DF__ double norm(int dim, const double* a) noexcept { return __nv_norm(dim, a); }

@@ -27,7 +27,7 @@ INSTANTIATE_TEST_SUITE_P(MathSampled, Sampled, ::testing::Values(0, 77));
 TEST_P(Sampled, ChunksWithoutDifferencesHashLikeTheH200) {
   const int chunk = GetParam();
   const auto want = records_of_range(read_gzip_file(SAMPLED_RECORD), chunk);
-  ASSERT_GE(want.size(), 197u) << "could not read " << SAMPLED_RECORD;
+  ASSERT_GE(want.size(), 220u) << "could not read " << SAMPLED_RECORD;
 
   std::string names;
   for (const auto& [fn, rec] : want)
@@ -44,7 +44,7 @@ TEST_P(Sampled, ChunksWithoutDifferencesHashLikeTheH200) {
     ASSERT_NE(it, got.end()) << fn << " has no hash in the emulator's output";
     EXPECT_EQ(it->second, rec.hash) << fn << ": chunk " << chunk << " differs from the H200";
   }
-  EXPECT_GE(checked, 170);
+  EXPECT_GE(checked, 195);
   std::printf("chunk %d: %d functions with no difference there, compared\n", chunk, checked);
 }
 

@@ -117,6 +117,12 @@ T cvt(F x, int mode) {
 inline double keep_first(double x, double y, double r) {
   return x != x ? quieted(x) : y != y ? quieted(y) : r;
 }
+// The emulator's pick of two or more NaN operands of double norm3d, rnorm3d, norm4d and rnorm4d
+// (cuemu/libdevice.h's norm_nan): libdevice's sum of magnitudes as the GPU orders its additions.
+inline double norm_nan(double r, double a, double b, double c, double d = 0.0) {
+  if (r == r || (a != a) + (b != b) + (c != c) + (d != d) < 2) return r;
+  return quieted(d != d ? d : c != c ? c : a != a ? a : b);
+}
 inline float canon(float f) {
   if (f == f) return f;
   const u32 b = 0x7fffffffu;
@@ -225,12 +231,14 @@ __host__ __device__ inline double second_of(F f, double x) {
   FF2(__fsub_rz, fsub_rz) FF2(__fsub_ru, fsub_ru) FF2(__fsub_rd, fsub_rd) FF2(__fmul_rn, fmul_rn) \
   FFF2(__fmaf_rn, fmaf_rn) FFF2(__fmaf_ieee_rn, fmaf_ieee_rn) FFF2(__fmaf_ieee_rz, fmaf_ieee_rz)  \
   FFF2(__fmaf_ieee_ru, fmaf_ieee_ru) FFF2(__fmaf_ieee_rd, fmaf_ieee_rd) FFF2(norm3df, norm3df)    \
-  FFF2(rnorm3df, rnorm3df) DDD2(__fma_rn, fma_rn) DDD2(norm3d, norm3d) DDD2(rnorm3d, rnorm3d)     \
+  FFF2(rnorm3df, rnorm3df) DDD2(__fma_rn, fma_rn)                                                 \
+  X(norm3d, DDD, norm3d(x, y, z), norm_nan(__nv_norm3d(x, y, z), x, y, z))                        \
+  X(rnorm3d, DDD, rnorm3d(x, y, z), norm_nan(__nv_rnorm3d(x, y, z), x, y, z))                     \
   CONVERSIONS_L(rn, 0) CONVERSIONS_L(rz, 1) CONVERSIONS_L(ru, 2) CONVERSIONS_L(rd, 3)            \
   X(norm4df, FFFF, norm4df(x, y, z, u), __nv_norm4df(x, y, z, u))                                 \
   X(rnorm4df, FFFF, rnorm4df(x, y, z, u), __nv_rnorm4df(x, y, z, u))                              \
-  X(norm4d, DDDD, norm4d(x, y, z, u), __nv_norm4d(x, y, z, u))                                    \
-  X(rnorm4d, DDDD, rnorm4d(x, y, z, u), __nv_rnorm4d(x, y, z, u))                                 \
+  X(norm4d, DDDD, norm4d(x, y, z, u), norm_nan(__nv_norm4d(x, y, z, u), x, y, z, u))              \
+  X(rnorm4d, DDDD, rnorm4d(x, y, z, u), norm_nan(__nv_rnorm4d(x, y, z, u), x, y, z, u))           \
   X(scalbln, DE, scalbln(x, static_cast<long>(e)), __nv_scalbn(x, e))                             \
   X(scalblnf, FE, scalblnf(x, static_cast<long>(e)), __nv_scalbnf(x, e))                          \
   X(min_d, DD, min(x, y), __nv_fmin(x, y)) X(max_d, DD, max(x, y), __nv_fmax(x, y))               \
