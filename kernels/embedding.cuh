@@ -32,6 +32,7 @@ embedding_kernel(V* __restrict__ out, const V* __restrict__ weight,
   const int64_t items = n << split_shift;
   const int64_t part_mask = (int64_t{1} << split_shift) - 1;
   const int64_t seg_units = (row_units + part_mask) >> split_shift;
+  const SourceSpan span = source_span(weight, length, weight_stride, row_units);
   int64_t next = g.item < items ? static_cast<int64_t>(ids[g.item >> split_shift]) : 0;
   for (; g.item < items; g.item += g.step) {
     const int64_t token = g.item >> split_shift;
@@ -42,7 +43,7 @@ embedding_kernel(V* __restrict__ out, const V* __restrict__ weight,
     V* __restrict__ dst = out + token * out_stride;
     if (valid) {
       copy_row<kUnroll, kStream>(dst, weight + (id - start) * weight_stride, seg.begin, seg.end,
-                                 g.lane, lanes);
+                                 g.lane, lanes, span);
     } else {
       zero_row<kStream>(dst, seg.begin, seg.end, g.lane, lanes);
     }

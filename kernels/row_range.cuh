@@ -69,12 +69,31 @@ struct RowSegment {
   }
 };
 
+// The bytes a kernel reads of a source tensor: from its first row's start to its last row's end
+// (rows of `row_units` units, `stride` apart). The chunked copies below may load a whole aligned
+// 16-byte chunk that reaches past a row into these bytes (a neighbouring row's) and drop them.
+struct SourceSpan {
+  const uint8_t* lo = nullptr;
+  const uint8_t* hi = nullptr;
+};
+template <typename V>
+__device__ __forceinline__ SourceSpan source_span(const V* first, int64_t rows, int64_t stride,
+                                                  int64_t row_units) {
+  SourceSpan s;
+  if (rows > 0) {
+    s.lo = reinterpret_cast<const uint8_t*>(first);
+    s.hi = reinterpret_cast<const uint8_t*>(first + (rows - 1) * stride + row_units);
+  }
+  return s;
+}
+
 // Copies units [begin + lane, end) of two rows at a lane stride of `lanes`: per step kUnroll units
-// of each source are loaded before any is stored.
+// of each source are loaded before any is stored. (The spans matter to the chunked copies only.)
 template <int kUnroll, bool kStream, typename V>
 __device__ __forceinline__ auto copy_two_rows(V* __restrict__ d0, V* __restrict__ d1,
                                               const V* __restrict__ s0, const V* __restrict__ s1,
-                                              int64_t begin, int64_t end, int lane, int lanes)
+                                              int64_t begin, int64_t end, int lane, int lanes,
+                                              SourceSpan = {}, SourceSpan = {})
     -> std::enable_if_t<!kIsByteUnit<V>> {
   for (int64_t i = begin + lane; i < end; i += static_cast<int64_t>(lanes) * kUnroll) {
     V a[kUnroll];
@@ -102,7 +121,8 @@ __device__ __forceinline__ auto copy_two_rows(V* __restrict__ d0, V* __restrict_
 // One row: units [begin + lane, end) of src to dst, kUnroll loads in flight per lane.
 template <int kUnroll, bool kStream, typename V>
 __device__ __forceinline__ auto copy_row(V* __restrict__ dst, const V* __restrict__ src,
-                                         int64_t begin, int64_t end, int lane, int lanes)
+                                         int64_t begin, int64_t end, int lane, int lanes,
+                                         SourceSpan = {})
     -> std::enable_if_t<!kIsByteUnit<V>> {
   for (int64_t i = begin + lane; i < end; i += static_cast<int64_t>(lanes) * kUnroll) {
     V a[kUnroll];
@@ -144,12 +164,16 @@ __device__ __forceinline__ auto zero_row(V* __restrict__ dst, int64_t begin, int
 // c + 1 is its neighbour lane's chunk (__shfl_sync), for the group's last lane lane 0's next
 // unrolled one, and for the last chunk of a step the last lane loads it (one extra load a step).
 //
-// Reads stay inside the source row: the aligned source chunks that hold bytes before the item's
-// first source byte or past its last (only the first and the last chunk can) are read with uint16
-// loads of the item's own bytes. (On a GPU an aligned 16-byte chunk holding one byte of an
-// allocation lies inside that allocation's 256-byte granule and page, cudaMalloc aligning
-// allocations to 256 bytes, so the whole chunk could be loaded; but the emulator's memcheck sizes
-// an allocation exactly and reports such a read, and a view's neighbour bytes need not be ours.)
+// Reads stay inside the source tensor: the aligned source chunks that hold bytes before the item's
+// first source byte or past its last (only the first and the last chunk can) are loaded whole
+// when those bytes lie inside the span the kernel reads anyway (`lo`, `hi`: from its first row's
+// start to its last row's end; a neighbouring row's bytes, read and dropped), and otherwise with
+// eight uint16 loads of the item's own bytes (the tensor's first and last rows). With that and the
+// shuffles one chunk ahead of the stores (copy_chunks), the realigning embedding went from
+// 0.82-0.90 to 0.92-0.97 of memcpy at 1-8 KiB rows from 128K rows on an H100 (RESULTS.md,
+// 2026-12-06). (On a GPU a chunk holding one byte of an allocation lies inside its 256-byte
+// granule, so even those could be loaded whole; but the emulator's memcheck sizes an allocation
+// exactly and reports such a read, and a view's neighbour bytes need not be ours.)
 //
 // A group's lanes run the same chunk loop (its bounds depend on the item only), so the shuffles
 // name the group's lanes (group_mask()) and groups of one warp may copy rows of other phases.
@@ -202,8 +226,8 @@ struct ChunkedRow {
   int edge;            // head + tail bytes: 0..28
   int phase;           // (src - dst) mod 16; 0 when there are no chunks
   int skew;            // chunk slots before chunk 0 on the destination's store grid (below)
-  bool first_partial;  // aligned source chunk 0 starts before the item (phase > head)
-  bool last_partial;   // aligned source chunk loads - 1 ends past the item (phase + tail < 16)
+  bool first_partial;  // aligned source chunk 0 starts before [lo, hi) (narrow loads)
+  bool last_partial;   // aligned source chunk loads - 1 ends past [lo, hi) (narrow loads)
 
   // Byte offset (in the item, the same for src and dst) of head-or-tail uint16 number k.
   __device__ __forceinline__ int64_t edge_offset(int k) const {
@@ -227,9 +251,11 @@ struct ChunkedRow {
 // stores the chunks of slots l, l + lanes, ...: each store instruction covers whole sectors (whole
 // 128-byte lines for 8 lanes or more), and only the item's head and tail leave sectors partly
 // written. Without kGrid, slot = chunk (skew 0).
+// `lo`, `hi`: the source bytes the kernel may read beyond the item (null: only the item's).
 template <bool kRealign = true, bool kGrid = false>
 __device__ __forceinline__ ChunkedRow chunked_row(uint8_t* dst, const uint8_t* src, int64_t bytes,
-                                                  int lanes) {
+                                                  int lanes, const uint8_t* lo = nullptr,
+                                                  const uint8_t* hi = nullptr) {
   ChunkedRow r;
   r.dst = dst;
   r.src = src;
@@ -246,8 +272,9 @@ __device__ __forceinline__ ChunkedRow chunked_row(uint8_t* dst, const uint8_t* s
   r.skew = kGrid ? static_cast<int>((reinterpret_cast<uintptr_t>(dst + r.head) >> 4) &
                                     static_cast<uintptr_t>(grid - 1))
                  : 0;
-  r.first_partial = r.phase > r.head;
-  r.last_partial = r.phase != 0 && r.phase + tail < 16;
+  r.first_partial = r.phase > r.head && !(lo != nullptr && src + r.head - r.phase >= lo);
+  r.last_partial = r.phase != 0 && r.phase + tail < 16 &&
+                   !(hi != nullptr && src + r.src_chunk_offset(r.loads - 1) + 16 <= hi);
   return r;
 }
 
@@ -314,18 +341,25 @@ __device__ __forceinline__ void copy_chunks(const ChunkedRow (&r)[kRows], int la
                                                   : uint4{};
     }
     for (int k = 0; k < kRows; ++k) {
-      uint4 next[kUnroll] = {};  // aligned source chunk c + 1 of this lane's chunk c
-      if (kRealign) {
-        uint4 from_right[kUnroll];
-        for (int u = 0; u < kUnroll; ++u) from_right[u] = shfl_chunk(mask, x[k][u], right, lanes);
-        for (int u = 0; u < kUnroll; ++u)
-          next[u] = !last ? from_right[u] : u + 1 < kUnroll ? from_right[u + 1] : after[k];
-      }
+      // Aligned source chunk c + 1 of this lane's chunk c is the right-hand lane's chunk c (for
+      // the last lane: lane 0's next unrolled one, or `after`). The shuffles go one unrolled
+      // chunk ahead of the stores, so that two shuffled chunks are live, not kUnroll (126 -> 110
+      // registers at 8 chunks per lane on sm_90).
+      uint4 here = kRealign ? shfl_chunk(mask, x[k][0], right, lanes) : uint4{};
+#pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
+        uint4 ahead{};
+        if (kRealign && u + 1 < kUnroll) ahead = shfl_chunk(mask, x[k][u + 1], right, lanes);
         const int64_t c = c0 + static_cast<int64_t>(u) * lanes + lane;
-        if (c < r[k].chunks)
-          store_unit<kStream>(r[k].dst_chunk(c), kRealign ? realign(x[k][u], next[u], r[k].phase)
-                                                          : x[k][u]);
+        if (c < r[k].chunks) {
+          if (kRealign) {
+            const uint4 next = !last ? here : u + 1 < kUnroll ? ahead : after[k];
+            store_unit<kStream>(r[k].dst_chunk(c), realign(x[k][u], next, r[k].phase));
+          } else {
+            store_unit<kStream>(r[k].dst_chunk(c), x[k][u]);
+          }
+        }
+        here = ahead;
       }
     }
   }
@@ -381,13 +415,17 @@ __device__ __forceinline__ void prefetch_sector(const void* p) {
 // kGrid: stores on the destination's grid and the item's partly written edge sectors prefetched
 // (store_kv's two scattered rows of phase 0, where both were measured; the embedding's rows and the
 // realigning kernels keep the plain chunk order, whose registers were measured).
+// lo, hi: per row, the source span the kernel reads anyway (null: the item's bytes only).
 template <int kRows, int kUnroll, bool kRealign, bool kStream, bool kGrid = false>
 __device__ __forceinline__ void copy_rows_chunked(uint8_t* const (&dst)[kRows],
                                                   const uint8_t* const (&src)[kRows],
-                                                  int64_t begin, int64_t end, int lane, int lanes) {
+                                                  int64_t begin, int64_t end, int lane, int lanes,
+                                                  const uint8_t* const (&lo)[kRows],
+                                                  const uint8_t* const (&hi)[kRows]) {
   ChunkedRow r[kRows];
   for (int k = 0; k < kRows; ++k)
-    r[k] = chunked_row<kRealign, kGrid>(dst[k] + begin, src[k] + begin, end - begin, lanes);
+    r[k] = chunked_row<kRealign, kGrid>(dst[k] + begin, src[k] + begin, end - begin, lanes, lo[k],
+                                        hi[k]);
   // The item's first and last destination sectors, when it leaves them partly written: their
   // other bytes belong to a neighbouring row or segment, which another group writes at another
   // time, so the L2 has to read the sector before it can merge our bytes. Asking for it now lets
@@ -444,7 +482,8 @@ __device__ __forceinline__ void copy_rows_chunked(uint8_t* const (&dst)[kRows],
 template <int kUnroll, bool kStream, typename B>
 __device__ __forceinline__ auto copy_two_rows(B* __restrict__ d0, B* __restrict__ d1,
                                               const B* __restrict__ s0, const B* __restrict__ s1,
-                                              int64_t begin, int64_t end, int lane, int lanes)
+                                              int64_t begin, int64_t end, int lane, int lanes,
+                                              SourceSpan span0 = {}, SourceSpan span1 = {})
     -> std::enable_if_t<kIsByteUnit<B>> {
   uint8_t* const dst[2] = {reinterpret_cast<uint8_t*>(d0), reinterpret_cast<uint8_t*>(d1)};
   const uint8_t* const src[2] = {reinterpret_cast<const uint8_t*>(s0),
@@ -454,25 +493,29 @@ __device__ __forceinline__ auto copy_two_rows(B* __restrict__ d0, B* __restrict_
   // against 0.40-0.70 one row at a time, RESULTS.md). Rows of phase 0 gain from both rows' loads in
   // flight at once.
   if constexpr (std::is_same_v<B, RealignedByte>) {
-    for (int k = 0; k < 2; ++k) {
-      uint8_t* const d[1] = {dst[k]};
-      const uint8_t* const s[1] = {src[k]};
-      copy_rows_chunked<1, kUnroll, true, kStream>(d, s, begin, end, lane, lanes);
-    }
-  } else {
-    copy_rows_chunked<2, kUnroll, false, kStream, true>(dst, src, begin, end, lane, lanes);
+    // Two calls, not a loop over an array of spans: indexed at run time, the array took a stack
+    // frame.
+    copy_row<kUnroll, kStream>(d0, s0, begin, end, lane, lanes, span0);
+    copy_row<kUnroll, kStream>(d1, s1, begin, end, lane, lanes, span1);
+  } else {  // phase 0: every source chunk is the item's own
+    const uint8_t* const none[2] = {nullptr, nullptr};
+    copy_rows_chunked<2, kUnroll, false, kStream, true>(dst, src, begin, end, lane, lanes, none,
+                                                        none);
   }
 }
 
 // A unit of one byte: bytes [begin, end) of one row of any even alignment.
 template <int kUnroll, bool kStream, typename B>
 __device__ __forceinline__ auto copy_row(B* __restrict__ dst, const B* __restrict__ src,
-                                         int64_t begin, int64_t end, int lane, int lanes)
+                                         int64_t begin, int64_t end, int lane, int lanes,
+                                         SourceSpan span = {})
     -> std::enable_if_t<kIsByteUnit<B>> {
   uint8_t* const d[1] = {reinterpret_cast<uint8_t*>(dst)};
   const uint8_t* const s[1] = {reinterpret_cast<const uint8_t*>(src)};
+  const uint8_t* const lo[1] = {span.lo};
+  const uint8_t* const hi[1] = {span.hi};
   copy_rows_chunked<1, kUnroll, std::is_same_v<B, RealignedByte>, kStream>(d, s, begin, end, lane,
-                                                                          lanes);
+                                                                          lanes, lo, hi);
 }
 
 // A unit of one byte: zeros bytes [begin, end) of a row of any even alignment, aligned 16-byte

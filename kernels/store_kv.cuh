@@ -34,6 +34,8 @@ store_kv_kernel(V* __restrict__ k_cache, V* __restrict__ v_cache,
   const int64_t items = n << split_shift;
   const int64_t part_mask = (int64_t{1} << split_shift) - 1;
   const int64_t seg_units = (row_units + part_mask) >> split_shift;
+  const SourceSpan k_span = source_span(k, n, input_stride, row_units);
+  const SourceSpan v_span = source_span(v, n, input_stride, row_units);
   int64_t next = g.item < items ? static_cast<int64_t>(indices[g.item >> split_shift]) : 0;
   for (; g.item < items; g.item += g.step) {
     const int64_t token = g.item >> split_shift;
@@ -43,7 +45,7 @@ store_kv_kernel(V* __restrict__ k_cache, V* __restrict__ v_cache,
     const RowSegment seg(row_units, seg_units, g.item & part_mask);
     copy_two_rows<kUnroll, kStream>(k_cache + slot * cache_stride, v_cache + slot * cache_stride,
                                     k + token * input_stride, v + token * input_stride, seg.begin,
-                                    seg.end, g.lane, lanes);
+                                    seg.end, g.lane, lanes, k_span, v_span);
   }
 }
 

@@ -4,6 +4,8 @@
 //   nvcc -std=c++17 -O3 -arch=sm_90 -I kernels kernels/bench/row_copy_bandwidth.cu
 //        kernels/launchers.cu -o row_copy_bandwidth
 //   ./row_copy_bandwidth [--explore] [--quick] [--torch torch.csv] [--csv out.csv]
+//   ./row_copy_bandwidth --quick --only embedding --from 16384   (one kernel's launcher rows)
+//   ./row_copy_bandwidth --profile   (one run of each kernel under study, for Nsight Compute)
 //
 // Bytes (see RESULTS.md): store_kv moves 4*n*row payload bytes (read k and v, write two cache
 // rows) plus n index bytes; the memcpy baseline is two cudaMemcpyAsync of n*row bytes, 4*n*row
@@ -20,6 +22,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -49,6 +52,8 @@ namespace {
 cudaStream_t g_stream;
 int g_sms = 0;
 bool g_quick = false;
+const char* g_only = nullptr;  // --only store_kv|embedding: the launcher table of one kernel
+int64_t g_from = 0;            // --from N: the launcher table from N rows
 int g_failures = 0;
 
 // ---------------------------------------------------------------- timing
@@ -647,12 +652,14 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--explore")) explore = true;
     else if (!std::strcmp(argv[i], "--quick")) g_quick = true;
+    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) g_only = argv[++i];
+    else if (!std::strcmp(argv[i], "--from") && i + 1 < argc) g_from = std::atoll(argv[++i]);
     else if (!std::strcmp(argv[i], "--profile")) profile = true;
     else if (!std::strcmp(argv[i], "--study")) study = true;
     else if (!std::strcmp(argv[i], "--torch") && i + 1 < argc) torch = argv[++i];
     else if (!std::strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
     else {
-      std::printf("usage: %s [--explore|--profile|--study] [--quick] [--torch torch.csv] [--csv out.csv]\n", argv[0]);
+      std::printf("usage: %s [--explore|--profile|--study] [--quick] [--only store_kv|embedding] [--from N] [--torch torch.csv] [--csv out.csv]\n", argv[0]);
       return 2;
     }
   }
@@ -725,6 +732,15 @@ int main(int argc, char** argv) {
       if (kernels::launch_store_kv(m, g_stream) != kernels::Status::kOk) return 2;
     if (kernels::launch_embedding(embedding_args(n, row, false), g_stream) != kernels::Status::kOk)
       return 2;
+    // The embedding at 512K rows of 256 B: aligned, 4 bytes off (w+4 out+4), realigned (w+2 out+0).
+    B.set_indices(524288);
+    for (const std::array<int, 2>& o :
+         {std::array<int, 2>{0, 0}, std::array<int, 2>{4, 4}, std::array<int, 2>{2, 0}}) {
+      kernels::EmbeddingArgs e = embedding_args(524288, 256, false);
+      e.weight = B.w + o[0];
+      e.out = B.out + o[1];
+      if (kernels::launch_embedding(e, g_stream) != kernels::Status::kOk) return 2;
+    }
     CK(cudaMemcpyAsync(B.kc, B.k, n * row, cudaMemcpyDeviceToDevice, g_stream));
     CK(cudaStreamSynchronize(g_stream));
     std::printf("profile runs done\n");
@@ -798,9 +814,13 @@ int main(int argc, char** argv) {
 
   std::printf("\n## launcher (what ships)\n");
   print_header();
+  const bool stores = !g_only || !std::strcmp(g_only, "store_kv");
+  const bool lookups = !g_only || !std::strcmp(g_only, "embedding");
   for (int64_t n : ns) {
+    if (n < g_from) continue;
     B.set_indices(n);
     for (int64_t row : rows) {
+      if (stores) {
       store_launcher("launcher", n, row, 0, true);
       if (!g_quick || n >= 16384) {
         store_launcher("launcher", n, row, 4, false);
@@ -809,6 +829,8 @@ int main(int argc, char** argv) {
       // Source and destination off a 16-byte boundary by different amounts (realigned in
       // registers): k, v shifted by 2 bytes, the caches by 6 (phase 12).
       if (n >= 16384) store_launcher("launcher k+2 cache+6", n, row, 2, false, 6);
+      }
+      if (!lookups) continue;
       embedding_launcher("launcher", n, row, false);
       embedding_launcher("launcher", n, row, true);
       if (!g_quick || n >= 16384) {
