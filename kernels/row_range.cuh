@@ -478,32 +478,6 @@ __device__ __forceinline__ void copy_rows_chunked(uint8_t* const (&dst)[kRows],
   }
 }
 
-// A unit of one byte: bytes [begin, end) of two rows of any even alignment (see above).
-template <int kUnroll, bool kStream, typename B>
-__device__ __forceinline__ auto copy_two_rows(B* __restrict__ d0, B* __restrict__ d1,
-                                              const B* __restrict__ s0, const B* __restrict__ s1,
-                                              int64_t begin, int64_t end, int lane, int lanes,
-                                              SourceSpan span0 = {}, SourceSpan span1 = {})
-    -> std::enable_if_t<kIsByteUnit<B>> {
-  uint8_t* const dst[2] = {reinterpret_cast<uint8_t*>(d0), reinterpret_cast<uint8_t*>(d1)};
-  const uint8_t* const src[2] = {reinterpret_cast<const uint8_t*>(s0),
-                                 reinterpret_cast<const uint8_t*>(s1)};
-  // The realigning kernels copy the two rows one after the other: interleaved, their shuffles and
-  // selects for two rows took 105 registers a thread against 55 (store_kv at 0.33-0.60 of memcpy
-  // against 0.40-0.70 one row at a time, RESULTS.md). Rows of phase 0 gain from both rows' loads in
-  // flight at once.
-  if constexpr (std::is_same_v<B, RealignedByte>) {
-    // Two calls, not a loop over an array of spans: indexed at run time, the array took a stack
-    // frame.
-    copy_row<kUnroll, kStream>(d0, s0, begin, end, lane, lanes, span0);
-    copy_row<kUnroll, kStream>(d1, s1, begin, end, lane, lanes, span1);
-  } else {  // phase 0: every source chunk is the item's own
-    const uint8_t* const none[2] = {nullptr, nullptr};
-    copy_rows_chunked<2, kUnroll, false, kStream, true>(dst, src, begin, end, lane, lanes, none,
-                                                        none);
-  }
-}
-
 // A unit of one byte: bytes [begin, end) of one row of any even alignment.
 template <int kUnroll, bool kStream, typename B>
 __device__ __forceinline__ auto copy_row(B* __restrict__ dst, const B* __restrict__ src,
@@ -516,6 +490,32 @@ __device__ __forceinline__ auto copy_row(B* __restrict__ dst, const B* __restric
   const uint8_t* const hi[1] = {span.hi};
   copy_rows_chunked<1, kUnroll, std::is_same_v<B, RealignedByte>, kStream>(d, s, begin, end, lane,
                                                                           lanes, lo, hi);
+}
+
+// A unit of one byte: bytes [begin, end) of two rows of any even alignment (see above).
+template <int kUnroll, bool kStream, typename B>
+__device__ __forceinline__ auto copy_two_rows(B* __restrict__ d0, B* __restrict__ d1,
+                                              const B* __restrict__ s0, const B* __restrict__ s1,
+                                              int64_t begin, int64_t end, int lane, int lanes,
+                                              SourceSpan span0 = {}, SourceSpan span1 = {})
+    -> std::enable_if_t<kIsByteUnit<B>> {
+  // The realigning kernels copy the two rows one after the other: interleaved, their shuffles and
+  // selects for two rows took 105 registers a thread against 55 (store_kv at 0.33-0.60 of memcpy
+  // against 0.40-0.70 one row at a time, RESULTS.md). Rows of phase 0 gain from both rows' loads in
+  // flight at once.
+  if constexpr (std::is_same_v<B, RealignedByte>) {
+    // Two calls, not a loop over an array of spans: indexed at run time, the array took a stack
+    // frame.
+    copy_row<kUnroll, kStream>(d0, s0, begin, end, lane, lanes, span0);
+    copy_row<kUnroll, kStream>(d1, s1, begin, end, lane, lanes, span1);
+  } else {  // phase 0: every source chunk is the item's own
+    uint8_t* const dst[2] = {reinterpret_cast<uint8_t*>(d0), reinterpret_cast<uint8_t*>(d1)};
+    const uint8_t* const src[2] = {reinterpret_cast<const uint8_t*>(s0),
+                                   reinterpret_cast<const uint8_t*>(s1)};
+    const uint8_t* const none[2] = {nullptr, nullptr};
+    copy_rows_chunked<2, kUnroll, false, kStream, true>(dst, src, begin, end, lane, lanes, none,
+                                                        none);
+  }
 }
 
 // A unit of one byte: zeros bytes [begin, end) of a row of any even alignment, aligned 16-byte

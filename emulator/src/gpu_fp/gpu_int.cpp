@@ -69,14 +69,15 @@ tree detach_result(gimple_stmt_iterator* gsi, tree type) {
   return raw;
 }
 
-// Whether the value of X (an integer) at STMT is known to lie in [LO, HI] (g++'s ranges from its
-// earlier passes): then a rule for values outside needs no statements (a shift by k & 15, a
-// divisor known non-zero).
 // g++'s range of the SSA name X at STMT, when it knows one.
 bool range_at(tree x, gimple* stmt, int_range_max& r) {
   if (TREE_CODE(x) != SSA_NAME || !INTEGRAL_TYPE_P(TREE_TYPE(x))) return false;
   return get_range_query(cfun)->range_of_expr(r, x, stmt) && !r.undefined_p() && !r.varying_p();
 }
+
+// Whether the value of X (an integer) at STMT is known to lie in [LO, HI] (g++'s ranges from its
+// earlier passes): then a rule for values outside needs no statements (a shift by k & 15, a
+// divisor known non-zero).
 
 bool known_within(tree x, gimple* stmt, long long lo, long long hi) {
   const tree type = TREE_TYPE(x);
