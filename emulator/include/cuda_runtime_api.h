@@ -102,6 +102,11 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream __CUEMU_DV(0)
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream __CUEMU_DV(0),
                                      unsigned int flags __CUEMU_DV(0));
 cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t* handle, cudaEvent_t event);
+cudaError_t cudaIpcOpenEventHandle(cudaEvent_t* event, cudaIpcEventHandle_t handle);
+cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t* handle, void* devPtr);
+cudaError_t cudaIpcOpenMemHandle(void** devPtr, cudaIpcMemHandle_t handle, unsigned int flags);
+cudaError_t cudaIpcCloseMemHandle(void* devPtr);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
@@ -399,6 +404,15 @@ cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAcce
                                  size_t count);
 cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags* flags, cudaMemPool_t memPool,
                                  struct cudaMemLocation* location);
+cudaError_t cudaMemPoolExportToShareableHandle(void* shareableHandle, cudaMemPool_t memPool,
+                                               enum cudaMemAllocationHandleType handleType,
+                                               unsigned int flags);
+cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t* memPool, void* shareableHandle,
+                                                 enum cudaMemAllocationHandleType handleType,
+                                                 unsigned int flags);
+cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData* exportData, void* ptr);
+cudaError_t cudaMemPoolImportPointer(void** ptr, cudaMemPool_t memPool,
+                                     struct cudaMemPoolPtrExportData* exportData);
 cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemPool_t memPool,
                                     cudaStream_t stream);
 

@@ -892,6 +892,14 @@ struct __device_builtin__ cudaMemPoolProps {
   unsigned short usage;
   unsigned char reserved[54];
 };
+// Interprocess handles (cudaIpc*): opaque to the program, 64 bytes as in CUDA.
+#define CUDA_IPC_HANDLE_SIZE 64
+typedef struct __device_builtin__ cudaIpcEventHandle_st {
+  char reserved[CUDA_IPC_HANDLE_SIZE];
+} cudaIpcEventHandle_t;
+typedef struct __device_builtin__ cudaIpcMemHandle_st {
+  char reserved[CUDA_IPC_HANDLE_SIZE];
+} cudaIpcMemHandle_t;
 struct __device_builtin__ cudaMemPoolPtrExportData {
   unsigned char reserved[64];
 };

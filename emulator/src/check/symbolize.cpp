@@ -60,9 +60,12 @@ code_location first_user_location(void* const* frames, int count) {
     Dl_info info;
     if (!dladdr(frames[i], &info) || !info.dli_fname || !info.dli_fbase) continue;
     // Only the program itself carries the user's code (shared libraries are not symbolized).
+    // dladdr names the program by its argv[0], which need not be a path to it (a process the
+    // program started with exec may have any argv[0]): known by its load address first.
+    const bool program = &__executable_start && info.dli_fbase == &__executable_start;
     char resolved[4096];
     if (!realpath(info.dli_fname, resolved)) std::strncpy(resolved, info.dli_fname, sizeof resolved - 1);
-    if (std::strcmp(resolved, exe) != 0 && info.dli_fname[0] != 0) continue;
+    if (!program && std::strcmp(resolved, exe) != 0 && info.dli_fname[0] != 0) continue;
     std::uintptr_t a = reinterpret_cast<std::uintptr_t>(frames[i]);
     const auto* eh = static_cast<const Elf64_Ehdr*>(info.dli_fbase);
     if (eh->e_type == ET_DYN) a -= reinterpret_cast<std::uintptr_t>(info.dli_fbase);

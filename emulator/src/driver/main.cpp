@@ -39,6 +39,28 @@ std::vector<std::string> read_lines(const std::string& path) {
   return lines;
 }
 
+// Runs the built program. Every process of it (the program may start others: fork and exec of
+// itself, as cuda-samples' IPC samples do) appends a line to the file CUEMU_REPORTS names for each
+// report that fails a process (check/report.cpp): a report in a process whose exit status the
+// program ignores, or in one that ends with _exit(0), still fails the run. (A fork that does not
+// exec, such as a death test's child, is left to its parent.)
+int run_program(const std::vector<std::string>& argv, std::vector<std::string> env, bool verbose,
+                const std::string& reports, const std::string& out = {}) {
+  unlink(reports.c_str());
+  env.push_back("CUEMU_REPORTS=" + reports);
+  int status = run_process(argv, env, verbose, out);
+  const std::vector<std::string> lines = read_lines(reports);
+  unlink(reports.c_str());
+  if (status == 0 && !lines.empty()) {
+    std::fprintf(stderr,
+                 "cuemu: the program exited 0, but %zu report%s came from its processes (the "
+                 "first: process %s): the run fails\n",
+                 lines.size(), lines.size() == 1 ? "" : "s", lines.front().c_str());
+    status = 1;
+  }
+  return status;
+}
+
 // Runs the program under N schedules and compares their standard output line by line: a
 // correct CUDA program prints the same whatever order threads, warps and blocks run in.
 int compare_schedules(const options& o, variant v, const std::string& program, const std::string& dir) {
@@ -53,7 +75,7 @@ int compare_schedules(const options& o, variant v, const std::string& program, c
     std::vector<std::string> argv_run{program};
     for (const auto& a : o.program_args) argv_run.push_back(a);
     const std::string out = dir + "/stdout." + std::to_string(k);
-    const int status = run_process(argv_run, env, o.verbose, out);
+    const int status = run_program(argv_run, env, o.verbose, dir + "/reports", out);
     const std::vector<std::string> lines = read_lines(out);
     if (k == 0) {
       reference = lines;
@@ -145,7 +167,7 @@ int main(int argc, char** argv) {
       if (variants.size() > 1) std::fprintf(stderr, "cuemu: running the %s build\n", variant_name(v));
       std::vector<std::string> argv_run{program};
       for (const auto& a : o.program_args) argv_run.push_back(a);
-      status = run_process(argv_run, run_environment(o, v), o.verbose);
+      status = run_program(argv_run, run_environment(o, v), o.verbose, vdir + "/reports");
     }
     statuses.emplace_back(v, status);
     if (rc == 0) rc = status;

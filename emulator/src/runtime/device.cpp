@@ -156,9 +156,11 @@ cudaDeviceProp make_properties(int cc) {
   p.gpuDirectRDMASupported = 0;
   p.gpuDirectRDMAFlushWritesOptions = 0;
   p.gpuDirectRDMAWritesOrdering = 0;
-  p.memoryPoolSupportedHandleTypes = 0;
+  // POSIX file descriptors and fabric handles, as an H100 with driver 580 reports (pools shared
+  // through descriptors are emulated, runtime/memory_pool.cpp; fabric handles are refused).
+  p.memoryPoolSupportedHandleTypes = cudaMemHandleTypePosixFileDescriptor | cudaMemHandleTypeFabric;
   p.deferredMappingCudaArraySupported = 1;
-  p.ipcEventSupported = 0;
+  p.ipcEventSupported = 1;
   p.clusterLaunch = cc >= 90 ? 1 : 0;
   p.unifiedFunctionPointers = 0;
   p.deviceNumaConfig = 0;
@@ -444,7 +446,40 @@ extern "C" cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, i
     case cudaDevAttrHostNumaMultinodeIpcSupported: v = p.hostNumaMultinodeIpcSupported; break;
     case cudaDevAttrHostMemoryPoolsSupported: v = 0; break;
     case cudaDevAttrOnlyPartialHostNativeAtomicSupported: v = 0; break;
-    default: return record_error(cudaErrorInvalidValue);
+    default: {
+      // Attributes the runtime's header calls reserved and the driver API names: what an H100
+      // answers (driver 580; emulator/tests/ipc/expected/device_attributes.txt). Those of
+      // Hopper's own features (tensor maps, fabric handles, unified function pointers) are 0
+      // below compute capability 9.0.
+      const bool hopper = p.major >= 9;
+      switch (static_cast<int>(attr)) {
+        case 44: v = 1; break;   // CAN_TEX2D_GATHER (deprecated)
+        case 92: v = 0; break;   // CAN_USE_STREAM_MEM_OPS_V1 (deprecated)
+        case 93: v = 0; break;   // CAN_USE_64_BIT_STREAM_MEM_OPS_V1 (deprecated)
+        case 94: v = 0; break;   // CAN_USE_STREAM_WAIT_VALUE_NOR_V1 (deprecated)
+        case 96: v = 1; break;   // COOPERATIVE_MULTI_DEVICE_LAUNCH (deprecated)
+        case 102: v = 1; break;  // VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED
+        case 103: v = 1; break;  // HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED
+        case 104: v = 0; break;  // HANDLE_TYPE_WIN32_HANDLE_SUPPORTED
+        case 105: v = 0; break;  // HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED
+        case 107: v = 1; break;  // GENERIC_COMPRESSION_SUPPORTED
+        case 110: v = 1; break;  // GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED
+        case 122: v = 1; break;  // CAN_USE_64_BIT_STREAM_MEM_OPS
+        case 123: v = 1; break;  // CAN_USE_STREAM_WAIT_VALUE_NOR
+        case 124: v = 1; break;  // DMA_BUF_SUPPORTED
+        case 127: v = hopper; break;  // TENSOR_MAP_ACCESS_SUPPORTED
+        case 128: v = hopper; break;  // HANDLE_TYPE_FABRIC_SUPPORTED
+        case 129: v = hopper; break;  // UNIFIED_FUNCTION_POINTERS
+        case 132: v = 0; break;  // MULTICAST_SUPPORTED
+        case 136: v = 0; break;  // MEM_DECOMPRESS_ALGORITHM_MASK
+        case 137: v = 0; break;  // MEM_DECOMPRESS_MAXIMUM_LENGTH
+        case 141: v = 1; break;  // HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED
+        case 145: v = 1; break;  // HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED
+        case 146: v = 0; break;  // HOST_ALLOC_DMA_BUF_SUPPORTED
+        default: return record_error(cudaErrorInvalidValue);
+      }
+      break;
+    }
   }
   *value = v;
   return cudaSuccess;

@@ -2,15 +2,40 @@
 // work before it is, and its time is taken when the marker runs, so cudaEventElapsedTime measures
 // the work between two records, not the host's calls. An event recorded again replaces its
 // earlier record; one never recorded is complete.
+//
+// An event made with cudaEventInterprocess also counts its records and their completions in a
+// page of shared memory (runtime/interprocess.h) that cudaIpcOpenEventHandle maps in other
+// processes: a record takes the next number and its marker raises the completed count to it;
+// waiting (query, synchronize, cudaStreamWaitEvent) is for the number of the latest record at the
+// call, by whichever process made it. The page stays mapped, and the file open, until the
+// process ends (a queued marker may still write it; a GPU opens a destroyed event's handle).
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstring>
 #include <mutex>
+#include <thread>
 #include <unordered_set>
 #include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cuda_runtime_api.h>
 
 #include "runtime/graph.h"
+#include "runtime/interprocess.h"
 #include "runtime/runtime.h"
+
+namespace cuemu::detail {
+// The shared page of an interprocess event.
+struct shared_event {
+  std::atomic<std::uint64_t> recorded{0};   // records so far, by any process
+  std::atomic<std::uint64_t> completed{0};  // the highest record number whose marker ran
+};
+static_assert(std::atomic<std::uint64_t>::is_always_lock_free,
+              "an event's counters are shared between processes");
+}  // namespace cuemu::detail
 
 struct CUevent_st {
   unsigned int flags = cudaEventDefault;
@@ -19,6 +44,10 @@ struct CUevent_st {
   cuemu::detail::stream_position at;   // the latest record's place in its stream
   bool timed = false;                  // the latest record's marker ran and took `time`
   std::chrono::steady_clock::time_point time{};
+  // cudaEventInterprocess: the shared page, and the handle that names it (its file's descriptor
+  // is this process's when it made the event).
+  cuemu::detail::shared_event* shared = nullptr;
+  cuemu::detail::shared_file_handle handle{};
 };
 
 namespace cuemu::detail {
@@ -35,6 +64,26 @@ registry& reg() {
   return *r;
 }
 
+constexpr std::size_t k_event_page = 4096;
+constexpr char k_event_magic[8] = {'c', 'u', 'e', 'm', 'u', 'E', 'V', 'T'};
+
+// Waits until record `number` of a shared event (and every earlier one) has completed: polls,
+// backing off to a millisecond (the recording process gives no other signal).
+void wait_shared(const shared_event* s, std::uint64_t number) {
+  auto pause = std::chrono::microseconds(1);
+  while (s->completed.load(std::memory_order_acquire) < number) {
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(1000));
+  }
+}
+
+void complete_shared(shared_event* s, std::uint64_t number) {
+  std::uint64_t seen = s->completed.load(std::memory_order_relaxed);
+  while (seen < number &&
+         !s->completed.compare_exchange_weak(seen, number, std::memory_order_release)) {
+  }
+}
+
 cudaError_t create(cudaEvent_t* out, unsigned int flags) {
   if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
   if (!out) return record_error(cudaErrorInvalidValue);
@@ -46,6 +95,20 @@ cudaError_t create(cudaEvent_t* out, unsigned int flags) {
     return record_error(cudaErrorInvalidValue);
   auto* e = new CUevent_st;
   e->flags = flags;
+  if (flags & cudaEventInterprocess) {
+    const int fd = create_shared_file("cuemu-ipc-event", k_event_page, &e->handle.ino);
+    void* page = fd < 0 ? nullptr : map_shared_file(fd, k_event_page);
+    if (!page) {
+      if (fd >= 0) ::close(fd);
+      delete e;
+      return record_error(cudaErrorMemoryAllocation);
+    }
+    e->shared = new (page) shared_event;
+    std::memcpy(e->handle.magic, k_event_magic, sizeof e->handle.magic);
+    e->handle.pid = static_cast<std::int32_t>(::getpid());
+    e->handle.fd = fd;
+    e->handle.file_size = k_event_page;
+  }
   registry& r = reg();
   std::lock_guard lock(r.mutex);
   r.events.insert(e);
@@ -66,6 +129,13 @@ stream_position event_position(cudaEvent_t e) {
   registry& r = reg();
   std::lock_guard lock(r.mutex);
   return e->at;
+}
+
+std::function<void()> interprocess_wait(cudaEvent_t e) {
+  shared_event* s = e->shared;
+  if (!s) return {};
+  const std::uint64_t number = s->recorded.load(std::memory_order_acquire);
+  return [s, number] { wait_shared(s, number); };
 }
 
 void destroy_all_events() {
@@ -115,8 +185,12 @@ extern "C" cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t 
     event->timed = false;
     event->at = {};
   }
-  const stream_position at = enqueue(stream, [event, generation] {
+  shared_event* shared = event->shared;
+  const std::uint64_t number =
+      shared ? shared->recorded.fetch_add(1, std::memory_order_acq_rel) + 1 : 0;
+  const stream_position at = enqueue(stream, [event, generation, shared, number] {
     const auto now = std::chrono::steady_clock::now();
+    if (shared) complete_shared(shared, number);
     std::lock_guard lock(reg().mutex);
     if (event->generation != generation) return;  // recorded again since
     event->time = now;
@@ -134,7 +208,12 @@ extern "C" cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
 extern "C" cudaError_t cudaEventQuery(cudaEvent_t event) {
   CUEMU_STICKY_CHECK();
   if (!valid_event(event)) return record_error(cudaErrorInvalidResourceHandle);
-  if (!reached(event_position(event))) return cudaErrorNotReady;  // not recorded as an error
+  if (const shared_event* s = event->shared) {
+    if (s->completed.load(std::memory_order_acquire) < s->recorded.load(std::memory_order_acquire))
+      return cudaErrorNotReady;
+  } else if (!reached(event_position(event))) {
+    return cudaErrorNotReady;  // not recorded as an error
+  }
   if (streams_synchronous()) wait_for(event_position(event));  // the streams checker learns it
   return sticky_error();
 }
@@ -142,6 +221,10 @@ extern "C" cudaError_t cudaEventQuery(cudaEvent_t event) {
 extern "C" cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   CUEMU_STICKY_CHECK();
   if (!valid_event(event)) return record_error(cudaErrorInvalidResourceHandle);
+  // An interprocess event: the latest record by any process; then this process's own latest
+  // record (done by now), which tells the streams checker what the host has waited for.
+  if (const shared_event* s = event->shared)
+    wait_shared(s, s->recorded.load(std::memory_order_acquire));
   wait_for(event_position(event));
   flush_device_output();
   return sticky_error();
@@ -154,6 +237,44 @@ extern "C" cudaError_t cudaEventDestroy(cudaEvent_t event) {
   std::lock_guard lock(r.mutex);
   if (!event || r.events.erase(event) == 0) return record_error(cudaErrorInvalidResourceHandle);
   r.destroyed.push_back(event);
+  // An interprocess event's handle stays valid (an H100 opens the handle of a destroyed event):
+  // its file stays open, and its page mapped, until the process ends.
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t* handle, cudaEvent_t event) {
+  CUEMU_STICKY_CHECK();
+  if (!handle) return record_error(cudaErrorInvalidValue);
+  if (!valid_event(event)) return record_error(cudaErrorInvalidResourceHandle);
+  if (!event->shared) return record_error(cudaErrorInvalidResourceHandle);
+  static_assert(sizeof(cudaIpcEventHandle_t) == sizeof(shared_file_handle));
+  std::memcpy(handle, &event->handle, sizeof event->handle);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaIpcOpenEventHandle(cudaEvent_t* event, cudaIpcEventHandle_t handle) {
+  CUEMU_STICKY_CHECK();
+  if (!event) return record_error(cudaErrorInvalidValue);
+  shared_file_handle h;
+  std::memcpy(&h, &handle, sizeof h);
+  // A handle that names no event cannot be mapped (an H100: cudaErrorMapBufferObjectFailed); one
+  // of this process's own events, as a GPU says, no context to open it in.
+  if (std::memcmp(h.magic, k_event_magic, sizeof h.magic) != 0 || h.file_size != k_event_page)
+    return record_error(cudaErrorMapBufferObjectFailed);
+  if (h.pid == static_cast<std::int32_t>(::getpid())) return record_error(cudaErrorDeviceUninitialized);
+  const int fd = open_shared_file(h);
+  if (fd < 0) return record_error(cudaErrorMapBufferObjectFailed);
+  void* page = map_shared_file(fd, k_event_page);
+  ::close(fd);
+  if (!page) return record_error(cudaErrorMemoryAllocation);
+  auto* e = new CUevent_st;
+  e->flags = cudaEventInterprocess | cudaEventDisableTiming;
+  e->shared = static_cast<shared_event*>(page);
+  e->handle = h;
+  registry& r = reg();
+  std::lock_guard lock(r.mutex);
+  r.events.insert(e);
+  *event = e;
   return cudaSuccess;
 }
 

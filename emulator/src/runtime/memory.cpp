@@ -33,12 +33,14 @@
 #include "check/stream_events.h"
 #include "runtime/array.h"
 #include "runtime/graph.h"
+#include "runtime/interprocess.h"
 #include "runtime/runtime.h"
 
 namespace cuemu::detail {
 namespace {
 
 constexpr std::size_t k_alignment = 256;
+constexpr std::size_t k_page = 4096;
 constexpr std::size_t k_pitch_alignment = 512;
 constexpr std::size_t k_max_freed_records = 1u << 16;
 constexpr std::size_t k_unknown_size = std::numeric_limits<std::size_t>::max();
@@ -151,13 +153,16 @@ cudaError_t allocate(void** out, std::size_t size, memory_kind kind, unsigned in
       return cudaErrorMemoryAllocation;
   }
   void* p = nullptr;
+  // Device memory the host allocates: whole pages (cudaIpcGetMemHandle shares them).
+  const bool pages = kind == memory_kind::device && !heap;
+  const std::size_t alignment = pages ? k_page : k_alignment;
 #ifdef CUEMU_MEMCHECK
   // The exact size: AddressSanitizer's redzone then starts at the first byte past the request.
   const std::size_t bytes = size;
 #else
-  const std::size_t bytes = round_up(size, k_alignment);
+  const std::size_t bytes = round_up(size, alignment);
 #endif
-  if (posix_memalign(&p, k_alignment, bytes) != 0 || !p)
+  if (posix_memalign(&p, alignment, bytes) != 0 || !p)
     return cudaErrorMemoryAllocation;
   std::unique_lock lock(t.mutex);
   insert_locked(t, reinterpret_cast<std::uintptr_t>(p), size, kind, flags);
@@ -176,6 +181,8 @@ cudaError_t release(void* p, bool accept_device, bool accept_pinned, bool from_d
     auto it = t.by_base.find(reinterpret_cast<std::uintptr_t>(p));
     if (it == t.by_base.end() || it->second->freed) return cudaErrorInvalidValue;
     allocation* a = it->second;
+    // Another process's memory is unmapped by cudaIpcCloseMemHandle, not freed.
+    if (a->flags & k_ipc_mapping) return cudaErrorInvalidValue;
     const bool ok = ((a->kind == memory_kind::device || a->kind == memory_kind::managed) &&
                      accept_device) ||
                     (a->kind == memory_kind::host_pinned && accept_pinned);
@@ -197,6 +204,7 @@ cudaError_t release(void* p, bool accept_device, bool accept_pinned, bool from_d
       return cudaSuccess;
     }
   }
+  forget_export(p);
   std::free(p);
   return cudaSuccess;
 }
@@ -481,6 +489,24 @@ cudaError_t allocate_memory(void** out, std::size_t size, memory_kind kind, unsi
 }
 
 cudaError_t release_device_memory(void* p) { return release(p, true, false); }
+
+void register_ipc_mapping(void* base, std::size_t size) {
+  table& t = the_table();
+  std::unique_lock lock(t.mutex);
+  insert_locked(t, reinterpret_cast<std::uintptr_t>(base), size, memory_kind::device,
+                k_ipc_mapping);
+}
+
+void unregister_ipc_mapping(void* base) {
+  table& t = the_table();
+  std::unique_lock lock(t.mutex);
+  auto it = t.by_base.find(reinterpret_cast<std::uintptr_t>(base));
+  if (it == t.by_base.end() || it->second->freed || !(it->second->flags & k_ipc_mapping)) return;
+  allocation* a = it->second;
+  a->freed = true;
+  hooks::memory_released(base, a->size);
+  t.freed_bases.push_back(a->base);
+}
 
 cudaError_t reserve_graph_memory(void** out, std::size_t size) {
   if (cudaError_t e = allocate(out, size, memory_kind::device, k_graph_memory); e != cudaSuccess)

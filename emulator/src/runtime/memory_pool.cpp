@@ -6,14 +6,25 @@
 // freed bytes reserved up to its release threshold (cudaMemPoolAttrReleaseThreshold), which is
 // what its reserved-memory attributes report; the bytes themselves come from the host's
 // allocator. On a capturing stream the two calls make graph allocation and free nodes.
+//
+// A pool made with cudaMemHandleTypePosixFileDescriptor is shared with other processes as a
+// descriptor of a small shared file that names it (its process and serial number); once it has
+// been exported, cudaMemPoolExportPointer shares one of its allocations as interprocess memory
+// (runtime/interprocess.h), which cudaMemPoolImportPointer maps into a pool imported from that
+// descriptor, and cudaFreeAsync there unmaps.
 #include <algorithm>
+#include <atomic>
+#include <cstring>
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
 
 #include <cuda_runtime_api.h>
 
+#include <unistd.h>
+
 #include "runtime/graph.h"
+#include "runtime/interprocess.h"
 #include "runtime/runtime.h"
 
 struct CUmemPoolHandle_st {
@@ -28,6 +39,13 @@ struct CUmemPoolHandle_st {
   std::size_t cached = 0;               // freed bytes kept reserved
   std::size_t reserved_high = 0;
   std::size_t reserved() const { return used + cached; }
+  // Sharing between processes: the pool's name (process and serial number); whether it has
+  // been exported; for a pool imported from a descriptor, the exporter's name.
+  std::uint64_t serial = 0;
+  bool exported = false;
+  bool imported = false;
+  std::int32_t owner_pid = 0;
+  std::uint64_t owner_serial = 0;
 };
 
 namespace cuemu::detail {
@@ -57,6 +75,22 @@ pools& the_pools() {
   return *p;
 }
 
+std::uint64_t next_serial() {
+  static std::atomic<std::uint64_t> n{0};
+  return ++n;
+}
+
+// The shared file that names an exported pool, and the export data of one of its allocations.
+struct pool_name {
+  char magic[8];
+  std::int32_t pid;
+  std::int32_t unused;
+  std::uint64_t serial;
+};
+constexpr char k_pool_magic[8] = {'c', 'u', 'e', 'm', 'u', 'P', 'O', 'L'};
+constexpr char k_pointer_magic[8] = {'c', 'u', 'e', 'm', 'u', 'P', 'T', 'R'};
+static_assert(sizeof(cudaMemPoolPtrExportData) == sizeof(shared_file_handle));
+
 void trim_locked(CUmemPoolHandle_st& p, std::size_t keep) {
   const std::size_t room = keep > p.used ? keep - p.used : 0;
   p.cached = std::min(p.cached, room);
@@ -78,7 +112,7 @@ cudaError_t allocate_from(cudaMemPool_t pool, void** out, std::size_t size, cuda
     if (size == 0) return record_error(cudaErrorInvalidValue);
     return record_error(capture_allocation(stream, size, out));
   }
-  if (cudaError_t e = allocate_memory(out, size, memory_kind::device, 0); e != cudaSuccess)
+  if (cudaError_t e = allocate_memory(out, size, memory_kind::device, k_pool_memory); e != cudaSuccess)
     return record_error(e);
   if (!*out) return cudaSuccess;
   std::lock_guard lock(ps.mutex);
@@ -130,6 +164,13 @@ extern "C" cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream) {
   if (!devPtr) return cudaSuccess;
   if (cudaError_t x = capture_forbids_legacy(hStream); x != cudaSuccess) return record_error(x);
   if (capturing(hStream)) return record_error(capture_free(hStream, devPtr));
+  // Another process's allocation imported into a pool: unmapped in stream order.
+  if (const std::optional<allocation> a = lookup_allocation(devPtr);
+      a && !a->freed && (a->flags & k_ipc_mapping)) {
+    if (!imported_into_pool(devPtr)) return record_error(cudaErrorInvalidValue);
+    enqueue(hStream, [devPtr] { (void)close_import(devPtr, true, false); }, {}, "cudaFreeAsync");
+    return cudaSuccess;
+  }
   // A graph's allocation, live once the stream's earlier work (its graph launch) has run.
   if (is_graph_memory(devPtr)) {
     if (!graph_memory_mapped(devPtr)) return record_error(cudaErrorInvalidValue);
@@ -181,6 +222,7 @@ extern "C" cudaError_t cudaMemPoolCreate(cudaMemPool_t* memPool, const cudaMemPo
   if (poolProps->location.id != 0) return record_error(cudaErrorInvalidDevice);
   auto* p = new CUmemPoolHandle_st;
   p->props = *poolProps;
+  p->serial = next_serial();
   pools& ps = the_pools();
   std::lock_guard lock(ps.mutex);
   ps.live.insert(p);
@@ -302,4 +344,107 @@ extern "C" cudaError_t cudaMemPoolGetAccess(cudaMemAccessFlags* flags, cudaMemPo
   if (location->id != 0) return record_error(cudaErrorInvalidDevice);
   *flags = cudaMemAccessFlagsProtReadWrite;
   return cudaSuccess;
+}
+
+// --- sharing pools between processes ---
+
+// A descriptor of a new shared file naming the pool (each call a new descriptor, as CUDA gives).
+extern "C" cudaError_t cudaMemPoolExportToShareableHandle(void* shareableHandle,
+                                                          cudaMemPool_t memPool,
+                                                          cudaMemAllocationHandleType handleType,
+                                                          unsigned int flags) {
+  if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
+  if (!shareableHandle || flags != 0) return record_error(cudaErrorInvalidValue);
+  pools& ps = the_pools();
+  std::lock_guard lock(ps.mutex);
+  // A pool made with the handle type (not the default pool, not an imported one).
+  if (!ps.live.count(memPool) || memPool->imported || handleType == cudaMemHandleTypeNone ||
+      (memPool->props.handleTypes & handleType) != handleType)
+    return record_error(cudaErrorInvalidValue);
+  if (handleType != cudaMemHandleTypePosixFileDescriptor)
+    return record_error(cudaErrorNotSupported);  // fabric handles need a fabric
+  std::uint64_t ino = 0;
+  const int fd = create_shared_file("cuemu-ipc-pool", sizeof(pool_name), &ino);
+  if (fd < 0) return record_error(cudaErrorMemoryAllocation);
+  pool_name name{};
+  std::memcpy(name.magic, k_pool_magic, sizeof name.magic);
+  name.pid = static_cast<std::int32_t>(::getpid());
+  name.serial = memPool->serial;
+  if (::pwrite(fd, &name, sizeof name, 0) != static_cast<ssize_t>(sizeof name)) {
+    ::close(fd);
+    return record_error(cudaErrorMemoryAllocation);
+  }
+  memPool->exported = true;
+  *static_cast<int*>(shareableHandle) = fd;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t* memPool,
+                                                            void* shareableHandle,
+                                                            cudaMemAllocationHandleType handleType,
+                                                            unsigned int flags) {
+  if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
+  if (!memPool || flags != 0 || handleType != cudaMemHandleTypePosixFileDescriptor)
+    return record_error(cudaErrorInvalidValue);
+  // The descriptor travels in the pointer's bits.
+  const int fd = static_cast<int>(reinterpret_cast<std::intptr_t>(shareableHandle));
+  pool_name name{};
+  if (fd < 0 || ::pread(fd, &name, sizeof name, 0) != static_cast<ssize_t>(sizeof name) ||
+      std::memcmp(name.magic, k_pool_magic, sizeof name.magic) != 0)
+    return record_error(cudaErrorInvalidValue);
+  auto* p = new CUmemPoolHandle_st;
+  p->props.allocType = cudaMemAllocationTypePinned;
+  p->props.handleTypes = cudaMemHandleTypePosixFileDescriptor;
+  p->props.location = {cudaMemLocationTypeDevice, 0};
+  p->serial = next_serial();
+  p->imported = true;
+  p->owner_pid = name.pid;
+  p->owner_serial = name.serial;
+  pools& ps = the_pools();
+  std::lock_guard lock(ps.mutex);
+  ps.live.insert(p);
+  *memPool = p;
+  return cudaSuccess;
+}
+
+// An allocation's base, of a pool that has been exported (an H100 refuses the allocations of a
+// shareable pool not yet exported, interior pointers and other memory: cudaErrorInvalidValue).
+extern "C" cudaError_t cudaMemPoolExportPointer(cudaMemPoolPtrExportData* exportData, void* ptr) {
+  if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
+  if (!exportData || !ptr) return record_error(cudaErrorInvalidValue);
+  std::uint64_t serial = 0;
+  {
+    pools& ps = the_pools();
+    std::lock_guard lock(ps.mutex);
+    auto it = ps.allocations.find(ptr);
+    if (it == ps.allocations.end() || !it->second.pool->exported)
+      return record_error(cudaErrorInvalidValue);
+    serial = it->second.pool->serial;
+  }
+  const std::optional<allocation> a = lookup_allocation(ptr);
+  if (!a || a->freed) return record_error(cudaErrorInvalidValue);
+  shared_file_handle h{};
+  if (cudaError_t r = export_allocation(*a, h); r != cudaSuccess) return record_error(r);
+  std::memcpy(h.magic, k_pointer_magic, sizeof h.magic);
+  h.reserved[0] = serial;
+  std::memcpy(exportData, &h, sizeof h);
+  return cudaSuccess;
+}
+
+// Into the pool imported from the allocation's pool (any other pool: cudaErrorInvalidValue).
+extern "C" cudaError_t cudaMemPoolImportPointer(void** ptr, cudaMemPool_t memPool,
+                                                cudaMemPoolPtrExportData* exportData) {
+  if (cudaError_t s = sticky_error(); s != cudaSuccess) return s;
+  if (!ptr || !exportData) return record_error(cudaErrorInvalidValue);
+  shared_file_handle h;
+  std::memcpy(&h, exportData, sizeof h);
+  {
+    pools& ps = the_pools();
+    std::lock_guard lock(ps.mutex);
+    if (!ps.live.count(memPool) || !memPool->imported ||
+        std::memcmp(h.magic, k_pointer_magic, sizeof h.magic) != 0 ||
+        h.pid != memPool->owner_pid || h.reserved[0] != memPool->owner_serial)
+      return record_error(cudaErrorInvalidValue);
+  }
+  return record_error(import_allocation(h, ptr, true));
 }

@@ -59,11 +59,22 @@ void register_symbol(const void* p, std::size_t size);
 // Bytes currently allocated with cudaMalloc* / cudaMallocManaged (what cudaMemGetInfo reports
 // as used).
 std::size_t device_bytes_in_use();
+// allocation::flags of device memory a pool handed out (cudaMallocAsync, cudaMallocFromPoolAsync).
+inline constexpr unsigned int k_pool_memory = 0x10000000u;
+// allocation::flags of another process's device memory mapped by cudaIpcOpenMemHandle.
+inline constexpr unsigned int k_ipc_mapping = 0x08000000u;
 // Allocates size bytes of kind (size 0: nullptr), counted against the device's memory.
+// Device memory that cudaMalloc and its kin make is page-aligned and whole pages (outside
+// memcheck builds, whose sanitizer wants the exact size), so that cudaIpcGetMemHandle can move
+// its pages into a shared file.
 cudaError_t allocate_memory(void** out, std::size_t size, memory_kind kind, unsigned int flags);
 // cudaFree's work without its synchronisation: p must be the base of live device or managed
 // memory.
 cudaError_t release_device_memory(void* p);
+// Adds / removes the record of another process's memory mapped at [base, base + size) (device
+// memory to kernels and copies, not counted as this process's; cudaFree refuses it).
+void register_ipc_mapping(void* base, std::size_t size);
+void unregister_ipc_mapping(void* base);
 // Memory of a graph's allocation node: reserved (not live) until set live by a launch; freed for
 // good by drop_graph_memory. A cudaFree of it only marks it freed.
 cudaError_t reserve_graph_memory(void** out, std::size_t size);
@@ -184,6 +195,9 @@ bool is_blocking_stream(const CUstream_st* s);
 // --- events (event.cpp) ---
 bool valid_event(cudaEvent_t e);
 stream_position event_position(cudaEvent_t e);  // of its latest record (a valid event)
+// For an interprocess event: the work that waits for its latest record so far (made by any
+// process); empty for the others.
+std::function<void()> interprocess_wait(cudaEvent_t e);
 
 // --- device printf (device_printf.cpp) ---
 // A GPU keeps a kernel's printf output in a buffer that the host writes out at synchronising

@@ -550,6 +550,14 @@ extern "C" cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t even
     return record_error(cudaErrorInvalidValue);
   if (cudaError_t c; capture_event_wait(stream, event, flags, c)) return record_error(c);
   const stream_position p = event_position(event);
+  // An interprocess event: its latest record by any process, and this process's own (which
+  // tells the streams checker of the order).
+  if (std::function<void()> wait = interprocess_wait(event)) {
+    std::vector<stream_position> after;
+    if (p.stream) after.push_back(p);
+    enqueue(stream, std::move(wait), std::move(after), "cudaStreamWaitEvent");
+    return cudaSuccess;
+  }
   // An event never recorded is complete: nothing to wait for.
   if (p.stream) enqueue(stream, [] {}, {p}, "cudaStreamWaitEvent");
   return cudaSuccess;
