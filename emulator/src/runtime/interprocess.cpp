@@ -214,6 +214,13 @@ cudaError_t import_allocation(const shared_file_handle& h, void** out, bool pool
   return cudaSuccess;
 }
 
+void drop_all_imports() {
+  state& s = the_state();
+  std::lock_guard lock(s.mutex);
+  for (const auto& [key, m] : s.imports) ::munmap(m.map, m.map_size);
+  s.imports.clear();
+}
+
 bool imported_into_pool(const void* p) {
   state& s = the_state();
   std::lock_guard lock(s.mutex);

@@ -46,6 +46,9 @@ cudaError_t import_allocation(const shared_file_handle& h, void** out, bool pool
 // Closes one import of the mapping based at p that was made the same way (`pool`); the last
 // unmaps it, after this process's device work when `wait`.
 cudaError_t close_import(void* p, bool pool, bool wait);
+// Unmaps every mapping of other processes' memory (cudaDeviceReset; the table's records are the
+// caller's).
+void drop_all_imports();
 // p is the base of a mapping cudaMemPoolImportPointer made.
 bool imported_into_pool(const void* p);
 

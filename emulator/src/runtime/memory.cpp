@@ -690,16 +690,28 @@ cudaError_t validate_memset(const cudaMemsetParams& p) {
 // Frees everything allocated through the runtime (cudaDeviceReset).
 void free_all_allocations() {
   table& t = the_table();
-  std::unique_lock lock(t.mutex);
-  for (auto& [base, a] : t.by_base) {
-    if (a->freed) continue;
-    if (a->kind == memory_kind::device || a->kind == memory_kind::managed ||
-        a->kind == memory_kind::host_pinned) {
-      mark_freed_locked(t, a);
-      std::free(reinterpret_cast<void*>(base));
-    } else if (a->kind == memory_kind::host_registered) {
-      a->freed = true;
+  std::vector<void*> to_free;
+  {
+    std::unique_lock lock(t.mutex);
+    for (auto& [base, a] : t.by_base) {
+      if (a->freed) continue;
+      if (a->flags & k_ipc_mapping) {  // another process's memory: unmapped below
+        a->freed = true;
+        hooks::memory_released(reinterpret_cast<void*>(base), a->size);
+      } else if (a->kind == memory_kind::device || a->kind == memory_kind::managed ||
+                 a->kind == memory_kind::host_pinned) {
+        mark_freed_locked(t, a);
+        to_free.push_back(reinterpret_cast<void*>(base));
+      } else if (a->kind == memory_kind::host_registered) {
+        a->freed = true;
+      }
     }
+  }
+  // Outside the table's lock: the interprocess state takes its own, and asks the table.
+  drop_all_imports();
+  for (void* p : to_free) {
+    forget_export(p);
+    std::free(p);
   }
 }
 

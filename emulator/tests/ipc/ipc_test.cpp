@@ -50,14 +50,16 @@ TEST(IpcChecks, CorrectProgramsAreCleanUnderEveryCheck) {
 
 // Allocations of 1 byte to 100000 bytes (whole pages or not) shared both ways: every byte
 // arrives, unchecked and under memcheck (whose sanitizer poisons the bytes after each allocation
-// on the pages that are shared).
+// on the pages that are shared); cudaDeviceReset with memory still exported (parent) and still
+// mapped (child) frees and unmaps it, and memory allocated afterwards works.
 TEST(IpcChecks, AllocationsOfAnySizeAreSharedWhole) {
   std::string expected_out = "";
   for (int size : {1, 1000, 4096, 4097, 100000})
     expected_out += "child: " + std::to_string(size) + " bytes, 0 differ\n";
-  expected_out += "parent: the child exited with 0\n";
+  expected_out += "child: reset cudaSuccess\nparent: the child exited with 0\n";
   for (int size : {1, 1000, 4096, 4097, 100000})
     expected_out += "parent: " + std::to_string(size) + " bytes, 0 differ\n";
+  expected_out += "parent: reset cudaSuccess\nparent: memory after the reset, 0 bytes differ\n";
   for (const char* mode : {"", "--check=memcheck", "--check=racecheck,streams"}) {
     const cuemu_result r = run_stdout(mode, "odd_size");
     EXPECT_EQ(r.status, 0) << mode << "\n" << r.out;

@@ -41,8 +41,10 @@ int main(int argc, char** argv) {
       std::printf("child: %d bytes, %d differ\n", size, bad);
       for (int i = 0; i < size; ++i) b[i] = pattern(size, i, 1);
       cudaMemcpy(p, b.data(), size, cudaMemcpyHostToDevice);
-      cudaIpcCloseMemHandle(p);
+      // The last one stays open through cudaDeviceReset, which unmaps it.
+      if (size != kSizes[sizeof kSizes / sizeof kSizes[0] - 1]) cudaIpcCloseMemHandle(p);
     }
+    std::printf("child: reset %s\n", cudaGetErrorName(cudaDeviceReset()));
     return 0;
   }
   std::string hex;
@@ -78,7 +80,22 @@ int main(int argc, char** argv) {
     int bad = 0;
     for (int i = 0; i < size; ++i) bad += b[i] != pattern(size, i, 1);
     std::printf("parent: %d bytes, %d differ\n", size, bad);
-    cudaFree(ptrs[k]);
+    if (k == 0) cudaFree(ptrs[k]);  // the others, still exported, go with cudaDeviceReset
   }
+  std::printf("parent: reset %s\n", cudaGetErrorName(cudaDeviceReset()));
+  // Memory allocated after the reset, where the shared pages were, is the process's own again.
+  std::vector<unsigned char*> fresh;
+  int bad = 0;
+  for (int size : kSizes) {
+    unsigned char* p = nullptr;
+    cudaMalloc(&p, size);
+    cudaMemset(p, 0x5a, size);
+    std::vector<unsigned char> b(size);
+    cudaMemcpy(b.data(), p, size, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < size; ++i) bad += b[i] != 0x5a;
+    fresh.push_back(p);
+  }
+  for (unsigned char* p : fresh) cudaFree(p);
+  std::printf("parent: memory after the reset, %d bytes differ\n", bad);
   return 0;
 }
