@@ -455,6 +455,16 @@ cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, c
                               size_t count, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpyFromArray(void* dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
                                 size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                   const void* src, size_t count, enum cudaMemcpyKind kind,
+                                   cudaStream_t stream __CUEMU_DV(0));
+cudaError_t cudaMemcpyFromArrayAsync(void* dst, cudaArray_const_t src, size_t wOffset,
+                                     size_t hOffset, size_t count, enum cudaMemcpyKind kind,
+                                     cudaStream_t stream __CUEMU_DV(0));
+cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                   cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                   size_t count,
+                                   enum cudaMemcpyKind kind __CUEMU_DV(cudaMemcpyDeviceToDevice));
 
 /* --- 3D copies and memsets (runtime/memory.cpp) --- */
 cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms* p);

@@ -277,23 +277,60 @@ extern "C" cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetD
                                  false, nullptr));
 }
 
-// The deprecated 1D forms: count bytes from (wOffset, hOffset), row after row.
+// The deprecated 1D forms: count bytes from (wOffset, hOffset), row after row: whole rows from a
+// row's start, or a part of one row (a span that starts inside a row and goes on into the next:
+// cudaErrorInvalidValue). copy(width, height) makes the 2D copy.
+template <class Copy2D>
+cudaError_t linear_span(cudaArray_const_t array, std::size_t wOffset, std::size_t count,
+                        Copy2D copy) {
+  const cudaArray* a = find_array(array);
+  if (!a) return record_error(cudaErrorInvalidResourceHandle);
+  if (wOffset == 0 && count % a->pitch() == 0) return copy(a->pitch(), count / a->pitch());
+  if (wOffset + count > a->pitch()) return record_error(cudaErrorInvalidValue);
+  return copy(count, std::size_t{1});
+}
+
 extern "C" cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                          const void* src, size_t count, cudaMemcpyKind kind) {
-  const cudaArray* a = find_array(dst);
-  if (!a) return record_error(cudaErrorInvalidResourceHandle);
-  if (wOffset == 0 && count % a->pitch() == 0)
-    return cudaMemcpy2DToArray(dst, 0, hOffset, src, a->pitch(), a->pitch(), count / a->pitch(), kind);
-  if (wOffset + count > a->pitch()) return record_error(cudaErrorInvalidValue);
-  return cudaMemcpy2DToArray(dst, wOffset, hOffset, src, count, count, 1, kind);
+  return linear_span(dst, wOffset, count, [&](std::size_t w, std::size_t h) {
+    return cudaMemcpy2DToArray(dst, wOffset, hOffset, src, w, w, h, kind);
+  });
+}
+
+extern "C" cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                              const void* src, size_t count, cudaMemcpyKind kind,
+                                              cudaStream_t stream) {
+  return linear_span(dst, wOffset, count, [&](std::size_t w, std::size_t h) {
+    return cudaMemcpy2DToArrayAsync(dst, wOffset, hOffset, src, w, w, h, kind, stream);
+  });
 }
 
 extern "C" cudaError_t cudaMemcpyFromArray(void* dst, cudaArray_const_t src, size_t wOffset,
                                            size_t hOffset, size_t count, cudaMemcpyKind kind) {
-  const cudaArray* a = find_array(src);
-  if (!a) return record_error(cudaErrorInvalidResourceHandle);
-  if (wOffset == 0 && count % a->pitch() == 0)
-    return cudaMemcpy2DFromArray(dst, a->pitch(), src, 0, hOffset, a->pitch(), count / a->pitch(), kind);
-  if (wOffset + count > a->pitch()) return record_error(cudaErrorInvalidValue);
-  return cudaMemcpy2DFromArray(dst, count, src, wOffset, hOffset, count, 1, kind);
+  return linear_span(src, wOffset, count, [&](std::size_t w, std::size_t h) {
+    return cudaMemcpy2DFromArray(dst, w, src, wOffset, hOffset, w, h, kind);
+  });
+}
+
+extern "C" cudaError_t cudaMemcpyFromArrayAsync(void* dst, cudaArray_const_t src, size_t wOffset,
+                                                size_t hOffset, size_t count, cudaMemcpyKind kind,
+                                                cudaStream_t stream) {
+  return linear_span(src, wOffset, count, [&](std::size_t w, std::size_t h) {
+    return cudaMemcpy2DFromArrayAsync(dst, w, src, wOffset, hOffset, w, h, kind, stream);
+  });
+}
+
+// Both arrays' spans must have the same shape (the source's is checked against the destination's
+// rows by the 2D copy).
+extern "C" cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                              cudaArray_const_t src, size_t wOffsetSrc,
+                                              size_t hOffsetSrc, size_t count,
+                                              cudaMemcpyKind kind) {
+  const cudaArray* s = find_array(src);
+  if (!s) return record_error(cudaErrorInvalidResourceHandle);
+  return linear_span(dst, wOffsetDst, count, [&](std::size_t w, std::size_t h) {
+    if (h > 1 && (wOffsetSrc != 0 || s->pitch() != w)) return record_error(cudaErrorInvalidValue);
+    return cudaMemcpy2DArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, w,
+                                    h, kind);
+  });
 }

@@ -327,3 +327,50 @@ TEST_F(Memory, ManyThreadsAllocate) {
 }
 
 }  // namespace
+
+// The deprecated 1D array copies: count bytes from (wOffset, hOffset), row after row, through a
+// stream and between arrays; checked against a host model of the array's rows.
+TEST(ArrayCopies, LinearSpansThroughStreamsAndBetweenArrays) {
+  cuemu::detail::reset_errors_for_testing();
+  constexpr int kW = 64, kH = 8;
+  const cudaChannelFormatDesc desc = cudaCreateChannelDesc<unsigned char>();
+  cudaArray_t a = nullptr, b = nullptr;
+  ASSERT_EQ(cudaMallocArray(&a, &desc, kW, kH), cudaSuccess);
+  ASSERT_EQ(cudaMallocArray(&b, &desc, kW, kH), cudaSuccess);
+  cudaStream_t s = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  std::vector<unsigned char> model(kW * kH), back(kW * kH);
+  for (int i = 0; i < kW * kH; ++i) model[i] = static_cast<unsigned char>(i * 7 + 3);
+  // Whole rows from the start, then a part of row 3.
+  ASSERT_EQ(cudaMemcpyToArrayAsync(a, 0, 0, model.data(), kW * kH, cudaMemcpyHostToDevice, s),
+            cudaSuccess);
+  std::vector<unsigned char> part(20);
+  for (int i = 0; i < 20; ++i) part[i] = static_cast<unsigned char>(200 + i);
+  ASSERT_EQ(cudaMemcpyToArrayAsync(a, 10, 3, part.data(), 20, cudaMemcpyHostToDevice, s),
+            cudaSuccess);
+  std::memcpy(&model[3 * kW + 10], part.data(), 20);
+  ASSERT_EQ(cudaMemcpyFromArrayAsync(back.data(), a, 0, 0, kW * kH, cudaMemcpyDeviceToHost, s),
+            cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  EXPECT_EQ(back, model);
+  // Rows 2..5 of a to rows 1..4 of b, and 16 bytes of a's row 7 (from byte 40) to b's row 0.
+  ASSERT_EQ(cudaMemcpyToArray(b, 0, 0, std::vector<unsigned char>(kW * kH, 0).data(), kW * kH,
+                              cudaMemcpyHostToDevice),
+            cudaSuccess);
+  ASSERT_EQ(cudaMemcpyArrayToArray(b, 0, 1, a, 0, 2, 4 * kW), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyArrayToArray(b, 5, 0, a, 40, 7, 16), cudaSuccess);
+  std::vector<unsigned char> expect(kW * kH, 0);
+  std::memcpy(&expect[1 * kW], &model[2 * kW], 4 * kW);
+  std::memcpy(&expect[5], &model[7 * kW + 40], 16);
+  ASSERT_EQ(cudaMemcpyFromArray(back.data(), b, 0, 0, kW * kH, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(back, expect);
+  // A part of a row that runs past the row's end, and a span past the array's last row.
+  EXPECT_EQ(cudaMemcpyFromArrayAsync(back.data(), a, 60, 0, 8, cudaMemcpyDeviceToHost, s),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpyToArrayAsync(a, 0, 6, model.data(), 3 * kW, cudaMemcpyHostToDevice, s),
+            cudaErrorInvalidValue);
+  cudaGetLastError();
+  EXPECT_EQ(cudaStreamDestroy(s), cudaSuccess);
+  EXPECT_EQ(cudaFreeArray(a), cudaSuccess);
+  EXPECT_EQ(cudaFreeArray(b), cudaSuccess);
+}
