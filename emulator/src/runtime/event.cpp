@@ -11,13 +11,16 @@
 // process ends (a queued marker may still write it; a GPU opens a destroyed event's handle).
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <thread>
 #include <unordered_set>
 #include <vector>
 
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -30,8 +33,10 @@
 namespace cuemu::detail {
 // The shared page of an interprocess event.
 struct shared_event {
+  static constexpr int k_makers = 64;
   std::atomic<std::uint64_t> recorded{0};   // records so far, by any process
   std::atomic<std::uint64_t> completed{0};  // the highest record number whose marker ran
+  std::atomic<std::int32_t> maker[k_makers]{};  // the process of record n, at n % k_makers
 };
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free,
               "an event's counters are shared between processes");
@@ -67,13 +72,42 @@ registry& reg() {
 constexpr std::size_t k_event_page = 4096;
 constexpr char k_event_magic[8] = {'c', 'u', 'e', 'm', 'u', 'E', 'V', 'T'};
 
+// Whether process `pid` has ended (gone, or a zombie its parent has not reaped yet).
+bool process_ended(std::int32_t pid) {
+  if (::kill(pid, 0) != 0) return errno == ESRCH;
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+  FILE* f = std::fopen(path, "r");
+  if (!f) return true;
+  char line[512] = {0};
+  const bool read = std::fgets(line, sizeof line, f) != nullptr;
+  std::fclose(f);
+  const char* close = read ? std::strrchr(line, ')') : nullptr;  // "pid (name) state ..."
+  return close && (close[2] == 'Z' || close[2] == 'X');
+}
+
 // Waits until record `number` of a shared event (and every earlier one) has completed: polls,
-// backing off to a millisecond (the recording process gives no other signal).
+// backing off to a millisecond (the recording process gives no other signal). A record whose
+// process ended before its marker ran never completes: every 100 ms the waiter asks, and gives
+// up with a line on stderr rather than wait forever.
 void wait_shared(const shared_event* s, std::uint64_t number) {
   auto pause = std::chrono::microseconds(1);
+  auto since_asked = std::chrono::microseconds(0);
   while (s->completed.load(std::memory_order_acquire) < number) {
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::microseconds(1000));
+    since_asked += pause;
+    if (since_asked < std::chrono::milliseconds(100)) continue;
+    since_asked = {};
+    const std::int32_t maker = s->maker[number % shared_event::k_makers].load();
+    if (maker > 0 && maker != ::getpid() && process_ended(maker) &&
+        s->completed.load(std::memory_order_acquire) < number) {
+      std::fprintf(stderr,
+                   "cuemu: waiting for an interprocess event recorded by process %d, which ended "
+                   "before the record completed: the wait ends here\n",
+                   static_cast<int>(maker));
+      return;
+    }
   }
 }
 
@@ -188,6 +222,8 @@ extern "C" cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t 
   shared_event* shared = event->shared;
   const std::uint64_t number =
       shared ? shared->recorded.fetch_add(1, std::memory_order_acq_rel) + 1 : 0;
+  if (shared)
+    shared->maker[number % shared_event::k_makers].store(static_cast<std::int32_t>(::getpid()));
   const stream_position at = enqueue(stream, [event, generation, shared, number] {
     const auto now = std::chrono::steady_clock::now();
     if (shared) complete_shared(shared, number);

@@ -67,6 +67,25 @@ TEST(IpcChecks, AllocationsOfAnySizeAreSharedWhole) {
   }
 }
 
+// A record of an interprocess event made by a process that ended before the record completed:
+// the wait for it ends, with a line naming the process, whether the process was reaped first or
+// is a zombie (a GPU gives no expectation here: the emulator's rule is not to hang).
+TEST(IpcEvents, WaitForARecordOfAnEndedProcessEnds) {
+  for (const char* order : {"reaped", "zombie"}) {
+    const cuemu_result r =
+        run_cuemu("run " + program("orphan_event.cu") + " -- " + order);
+    EXPECT_EQ(r.status, 0) << order << "\n" << r.out;
+    EXPECT_NE(r.out.find("synchronize: cudaSuccess\n"), std::string::npos) << order << "\n" << r.out;
+    EXPECT_NE(r.out.find("the child exited with 0\n"), std::string::npos) << order << "\n" << r.out;
+    EXPECT_NE(r.out.find("cuemu: waiting for an interprocess event recorded by process "),
+              std::string::npos)
+        << order << "\n" << r.out;
+    EXPECT_NE(r.out.find("which ended before the record completed: the wait ends here"),
+              std::string::npos)
+        << order << "\n" << r.out;
+  }
+}
+
 // The child writes past its allocation; the parent ignores the child's exit status and exits 0.
 // Unchecked the run passes (as on a GPU); under memcheck, alone or in --check=all, the child's
 // report fails the run, naming the kernel's line although the child's argv[0] is not its path.
