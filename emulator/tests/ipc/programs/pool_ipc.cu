@@ -18,34 +18,35 @@ namespace {
 
 constexpr int kN = 1 << 18;  // ints: 1 MiB
 
-void send_fd(int sock, int fd) {
+// One byte carrying one descriptor (SCM_RIGHTS) over a Unix socket.
+struct fd_message {
   char byte = 0;
   iovec iov{&byte, 1};
   char control[CMSG_SPACE(sizeof(int))] = {};
   msghdr m{};
-  m.msg_iov = &iov;
-  m.msg_iovlen = 1;
-  m.msg_control = control;
-  m.msg_controllen = sizeof control;
-  cmsghdr* c = CMSG_FIRSTHDR(&m);
+  fd_message() {
+    m.msg_iov = &iov;
+    m.msg_iovlen = 1;
+    m.msg_control = control;
+    m.msg_controllen = sizeof control;
+  }
+  fd_message(const fd_message&) = delete;
+};
+
+void send_fd(int sock, int fd) {
+  fd_message f;
+  cmsghdr* c = CMSG_FIRSTHDR(&f.m);
   c->cmsg_level = SOL_SOCKET;
   c->cmsg_type = SCM_RIGHTS;
   c->cmsg_len = CMSG_LEN(sizeof(int));
   std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
-  if (sendmsg(sock, &m, 0) != 1) std::perror("sendmsg");
+  if (sendmsg(sock, &f.m, 0) != 1) std::perror("sendmsg");
 }
 
 int receive_fd(int sock) {
-  char byte = 0;
-  iovec iov{&byte, 1};
-  char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr m{};
-  m.msg_iov = &iov;
-  m.msg_iovlen = 1;
-  m.msg_control = control;
-  m.msg_controllen = sizeof control;
-  if (recvmsg(sock, &m, 0) != 1) return -1;
-  cmsghdr* c = CMSG_FIRSTHDR(&m);
+  fd_message f;
+  if (recvmsg(sock, &f.m, 0) != 1) return -1;
+  cmsghdr* c = CMSG_FIRSTHDR(&f.m);
   if (!c || c->cmsg_type != SCM_RIGHTS) return -1;
   int fd = -1;
   std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
