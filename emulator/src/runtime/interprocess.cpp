@@ -31,11 +31,10 @@
 namespace cuemu::detail {
 namespace {
 
-constexpr std::size_t k_page = 4096;
 constexpr char k_memory_magic[8] = {'c', 'u', 'e', 'm', 'u', 'M', 'E', 'M'};
 
-std::uintptr_t page_floor(std::uintptr_t p) { return p & ~(k_page - 1); }
-std::uintptr_t page_ceil(std::uintptr_t p) { return (p + k_page - 1) & ~(k_page - 1); }
+std::uintptr_t page_floor(std::uintptr_t p) { return p & ~(k_page_bytes - 1); }
+std::uintptr_t page_ceil(std::uintptr_t p) { return (p + k_page_bytes - 1) & ~(k_page_bytes - 1); }
 
 struct exported {
   int fd = -1;

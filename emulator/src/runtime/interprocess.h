@@ -14,6 +14,9 @@
 
 namespace cuemu::detail {
 
+// The page: the unit that is shared (device allocations are whole pages, runtime/memory.cpp).
+inline constexpr std::size_t k_page_bytes = 4096;
+
 // What a cudaIpcMemHandle_t / cudaIpcEventHandle_t (64 bytes) holds.
 struct shared_file_handle {
   char magic[8];           // "cuemuMEM" or "cuemuEVT"

@@ -40,7 +40,6 @@ namespace cuemu::detail {
 namespace {
 
 constexpr std::size_t k_alignment = 256;
-constexpr std::size_t k_page = 4096;
 constexpr std::size_t k_pitch_alignment = 512;
 constexpr std::size_t k_max_freed_records = 1u << 16;
 constexpr std::size_t k_unknown_size = std::numeric_limits<std::size_t>::max();
@@ -109,7 +108,8 @@ void mark_freed_locked(table& t, allocation* a) {
   hooks::memory_released(reinterpret_cast<void*>(a->base), a->size);
   if (a->flags & k_device_heap)
     t.heap_bytes -= a->size;
-  else if (a->kind == memory_kind::device || a->kind == memory_kind::managed)
+  else if ((a->kind == memory_kind::device || a->kind == memory_kind::managed) &&
+           !(a->flags & k_ipc_mapping))  // another process's memory was never counted here
     t.device_bytes -= a->size;
   t.freed_bases.push_back(a->base);
   while (t.freed_bases.size() > k_max_freed_records) {
@@ -155,7 +155,7 @@ cudaError_t allocate(void** out, std::size_t size, memory_kind kind, unsigned in
   void* p = nullptr;
   // Device memory the host allocates: whole pages (cudaIpcGetMemHandle shares them).
   const bool pages = kind == memory_kind::device && !heap;
-  const std::size_t alignment = pages ? k_page : k_alignment;
+  const std::size_t alignment = pages ? k_page_bytes : k_alignment;
 #ifdef CUEMU_MEMCHECK
   // The exact size: AddressSanitizer's redzone then starts at the first byte past the request.
   const std::size_t bytes = size;
@@ -502,10 +502,7 @@ void unregister_ipc_mapping(void* base) {
   std::unique_lock lock(t.mutex);
   auto it = t.by_base.find(reinterpret_cast<std::uintptr_t>(base));
   if (it == t.by_base.end() || it->second->freed || !(it->second->flags & k_ipc_mapping)) return;
-  allocation* a = it->second;
-  a->freed = true;
-  hooks::memory_released(base, a->size);
-  t.freed_bases.push_back(a->base);
+  mark_freed_locked(t, it->second);
 }
 
 cudaError_t reserve_graph_memory(void** out, std::size_t size) {
@@ -695,13 +692,11 @@ void free_all_allocations() {
     std::unique_lock lock(t.mutex);
     for (auto& [base, a] : t.by_base) {
       if (a->freed) continue;
-      if (a->flags & k_ipc_mapping) {  // another process's memory: unmapped below
-        a->freed = true;
-        hooks::memory_released(reinterpret_cast<void*>(base), a->size);
-      } else if (a->kind == memory_kind::device || a->kind == memory_kind::managed ||
-                 a->kind == memory_kind::host_pinned) {
+      if (a->kind == memory_kind::device || a->kind == memory_kind::managed ||
+          a->kind == memory_kind::host_pinned) {
         mark_freed_locked(t, a);
-        to_free.push_back(reinterpret_cast<void*>(base));
+        // Another process's memory is unmapped below, not freed.
+        if (!(a->flags & k_ipc_mapping)) to_free.push_back(reinterpret_cast<void*>(base));
       } else if (a->kind == memory_kind::host_registered) {
         a->freed = true;
       }
